@@ -1,0 +1,89 @@
+"""Message catalogues: every sentence the croupier says, per language, rendered from engine facts.
+
+Catalogues are JSON files named ``<catalogue>.<lang>.json`` beside this module (``common``,
+``verflixte6``, ``killer`` …). Each maps a key — an event kind such as ``v6.thrown`` or
+``error.<code>`` for a refusal — to a :meth:`str.format` template over the event's facts.
+
+Before formatting, facts named in :data:`PLAYER_FIELDS` (ids of participants) become display names,
+and lists become comma-separated text, so catalogues stay plain templates.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+LANGUAGES = ("de", "en", "fr")
+PLAYER_FIELDS = frozenset(
+    {"player", "victim", "robber", "target", "attacker", "winner", "next_player", "by"}
+)
+PLAYER_LIST_FIELDS = frozenset({"players", "victims", "targets", "hit"})
+
+
+@cache
+def catalogue(lang: str) -> Mapping[str, str]:
+    """All templates of one language, merged over every catalogue file."""
+    merged: dict[str, str] = {}
+    for entry in sorted(resources.files(__package__).iterdir(), key=lambda e: e.name):
+        name = entry.name
+        if name.endswith(f".{lang}.json"):
+            merged.update(json.loads(entry.read_text(encoding="utf-8")))
+    return merged
+
+
+def _fallbacks(lang: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((lang, "en", "de")))
+
+
+def has(key: str, lang: str) -> bool:
+    return any(key in catalogue(candidate) for candidate in _fallbacks(lang))
+
+
+def render(
+    key: str,
+    facts: Mapping[str, Any],
+    lang: str,
+    name_of: Callable[[str], str] = str,
+) -> str:
+    """The sentence for ``key`` in ``lang`` (falling back on English, then German)."""
+    template = None
+    for candidate in _fallbacks(lang):
+        template = catalogue(candidate).get(key)
+        if template is not None:
+            break
+    if template is None:
+        details = ", ".join(f"{k}={v}" for k, v in facts.items())
+        return f"[{key}{': ' if details else ''}{details}]"
+    return template.format_map(_Facts(_prepare(facts, name_of)))
+
+
+def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> dict[str, Any]:
+    prepared: dict[str, Any] = {}
+    for key, value in facts.items():
+        if key in PLAYER_FIELDS and isinstance(value, str):
+            value = name_of(value)
+        elif key in PLAYER_LIST_FIELDS and isinstance(value, list | tuple):
+            value = ", ".join(name_of(str(v)) for v in value)
+        elif isinstance(value, list | tuple):
+            value = ", ".join(str(v) for v in value)
+        prepared[key] = value
+    return prepared
+
+
+class _Facts(dict[str, Any]):
+    """Leaves unknown placeholders visible instead of raising, so a catalogue typo is seen, not fatal."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def signed(value: int) -> str:
+    """+3 / −2 / ±0 as the croupier writes changes of pips."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "±0"

@@ -1,0 +1,117 @@
+"""Dice sources. The engine asks one for every die; it never touches a random generator itself.
+
+* :class:`ScriptedDice` plays back a list (tests, replay scripts).
+* :class:`VerifiableDice` derives die *i* of game *g* from a secret seed: the croupier publishes
+  SHA-256(seed) when the game opens and reveals the seed when it closes, so anyone can re-derive every
+  die (see :func:`derive_die` for the exact recipe).
+* :class:`FairDice` draws from the operating system's CSPRNG, for games nobody needs to verify.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from engine.errors import DiceExhausted
+
+SIDES = 6
+# The largest multiple of 6 not above 256: bytes 252..255 are rejected so every face has 42 byte values.
+_ACCEPT_BELOW = 252
+
+
+class DiceSource(Protocol):
+    """Anything that can roll one fair d6."""
+
+    def roll(self) -> int:
+        """Return the next die, 1..6."""
+        ...
+
+
+class ScriptedDice:
+    """Plays back a fixed list of faces; running out raises :class:`DiceExhausted`."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self._faces = list(faces)
+        for face in self._faces:
+            if not 1 <= face <= SIDES:
+                raise ValueError(f"a die shows 1..{SIDES}, not {face!r}")
+        self.position = 0
+
+    def roll(self) -> int:
+        if self.position >= len(self._faces):
+            raise DiceExhausted("dice_exhausted", used=self.position)
+        face = self._faces[self.position]
+        self.position += 1
+        return face
+
+    @property
+    def left(self) -> int:
+        return len(self._faces) - self.position
+
+
+class FairDice:
+    """Cryptographically random dice."""
+
+    def roll(self) -> int:
+        return secrets.randbelow(SIDES) + 1
+
+
+def commitment(seed: bytes) -> str:
+    """The hex SHA-256 of the seed, published before the first die is rolled."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def derive_die(seed: bytes, game: str | int, index: int) -> int:
+    """Die number ``index`` (0-based) of game ``game``.
+
+    Recipe: ``h = HMAC-SHA256(key=seed, msg=f"{game}:{index}")``; take the first byte ``b`` of ``h``
+    with ``b < 252`` and answer ``b % 6 + 1``. If all 32 bytes are ≥ 252 (odds 2**-128), repeat with
+    ``msg=f"{game}:{index}:{j}"`` for j = 1, 2, …
+    """
+    attempt = 0
+    while True:
+        message = f"{game}:{index}" if attempt == 0 else f"{game}:{index}:{attempt}"
+        digest = hmac.new(seed, message.encode("ascii"), hashlib.sha256).digest()
+        for byte in digest:
+            if byte < _ACCEPT_BELOW:
+                return byte % SIDES + 1
+        attempt += 1
+
+
+class VerifiableDice:
+    """Dice derived from a secret seed; ``position`` is the index of the next die."""
+
+    def __init__(self, seed: bytes, game: str | int, position: int = 0) -> None:
+        self.seed = seed
+        self.game = game
+        self.position = position
+
+    def roll(self) -> int:
+        face = derive_die(self.seed, self.game, self.position)
+        self.position += 1
+        return face
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.seed)
+
+
+def rederive(seed: bytes, game: str | int, count: int) -> Sequence[int]:
+    """Every die of a closed game, for verification."""
+    return [derive_die(seed, game, i) for i in range(count)]
+
+
+class RecordingDice:
+    """Wraps a source and keeps every face it gave out, so events and logs can name them all."""
+
+    def __init__(self, inner: DiceSource) -> None:
+        self._inner = inner
+        self.faces: list[int] = []
+
+    def roll(self) -> int:
+        face = self._inner.roll()
+        self.faces.append(face)
+        return face

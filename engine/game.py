@@ -1,0 +1,100 @@
+"""The face every game shows the croupier service, so one service runs them all.
+
+A game is a set of pure functions over a plain, JSON-serialisable state: ``open`` builds the state
+from the moderator's options, ``parse`` reads a chat line, ``apply`` performs one command with the
+dice it is handed and returns the new state with the events to announce. ``apply`` must leave the
+state it was given untouched when it raises (states are immutable).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from engine.dice import DiceSource
+
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def _snake(name: str) -> str:
+    return _CAMEL.sub("_", name).lower()
+
+
+@dataclasses.dataclass(frozen=True)
+class Event:
+    """A fact the croupier announces ("rolled 4", "robbed 2 from anna").
+
+    Subclasses are frozen dataclasses; ``kind`` (the class name in snake case, prefixed by the game's
+    ``namespace``) names the message-catalogue entry the reply is rendered from.
+    """
+
+    namespace: ClassVar[str] = ""
+
+    @classmethod
+    def kind(cls) -> str:
+        name = _snake(cls.__name__)
+        return f"{cls.namespace}.{name}" if cls.namespace else name
+
+    def facts(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind(), **self.facts()}
+
+
+@dataclasses.dataclass(frozen=True)
+class Command:
+    """A typed player or moderator command; ``moderator_only`` commands need the moderator right."""
+
+    moderator_only: ClassVar[bool] = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Seat:
+    """One row of the running table shown under every reply."""
+
+    player: str  # participant id
+    name: str  # display name
+    role: str  # game-specific role code ("jungfrau", "playing", "alive", "dying" …)
+    points: int  # running total (verflixte 6) or hit points (Killer)
+    to_act: bool = False
+
+
+State = TypeVar("State")
+
+
+class Game(Protocol[State]):
+    """What a game module exposes (see ``engine/verflixte6/game.py`` and ``engine/killer/game.py``)."""
+
+    name: ClassVar[str]  # "verflixte6", "killer", "killer-classic"
+    language: ClassVar[str]  # the default reply language: "de" or "fr"
+
+    def open(self, options: Mapping[str, Any]) -> State:
+        """A new game with validated options; bad options raise InvalidCommand."""
+        ...
+
+    def parse(self, text: str) -> Command | None:
+        """The command in a chat line; None for chit-chat; InvalidCommand for a malformed command."""
+        ...
+
+    def apply(
+        self, state: State, actor: str, command: Command, dice: DiceSource
+    ) -> tuple[State, Sequence[Event]]:
+        """Perform one command by participant ``actor``; refusals raise a CroupierError."""
+        ...
+
+    def dump(self, state: State) -> dict[str, Any]: ...
+
+    def load(self, data: Mapping[str, Any]) -> State: ...
+
+    def table(self, state: State) -> Sequence[Seat]:
+        """The running table, in turn order."""
+        ...
+
+    def to_act(self, state: State) -> str | None:
+        """The participant whose move the game waits for, if any."""
+        ...
+
+    def finished(self, state: State) -> bool: ...
