@@ -98,3 +98,60 @@ class Game(Protocol[State]):
         ...
 
     def finished(self, state: State) -> bool: ...
+
+    def summary(self, state: State) -> dict[str, Any]:
+        """The state part of the ``croupier replay`` output (``players`` and, for Killer, the winner)."""
+        ...
+
+
+# Lifecycle commands shared by every game. Front ends build them from slash commands; each game's
+# ``apply`` decides what they mean for it (and refuses those it has no use for).
+
+
+@dataclasses.dataclass(frozen=True)
+class Join(Command):
+    """The actor signs up under a display name."""
+
+    name: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Leave(Command):
+    """The actor withdraws before playing."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Start(Command):
+    """A moderator ends the sign-up phase where the game has one (Killer, shuffled order)."""
+
+    moderator_only: ClassVar[bool] = True
+
+
+@dataclasses.dataclass(frozen=True)
+class Skip(Command):
+    """A moderator moves a waiting participant to the end of the queue."""
+
+    moderator_only: ClassVar[bool] = True
+    target: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Remove(Command):
+    """A moderator takes a participant out of the game."""
+
+    moderator_only: ClassVar[bool] = True
+    target: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Close(Command):
+    """A moderator closes the game; pending decisions take their safe defaults."""
+
+    moderator_only: ClassVar[bool] = True
+
+
+@dataclasses.dataclass(frozen=True)
+class Timeout(Command):
+    """The player to act let the turn timeout pass (sent by the service, never typed)."""
+
+    moderator_only: ClassVar[bool] = True

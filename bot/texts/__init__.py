@@ -17,9 +17,7 @@ from importlib import resources
 from typing import Any
 
 LANGUAGES = ("de", "en", "fr")
-PLAYER_FIELDS = frozenset(
-    {"player", "victim", "robber", "target", "attacker", "winner", "next_player", "by"}
-)
+PLAYER_FIELDS = frozenset({"player", "victim", "robber", "target", "attacker", "winner", "next_player", "by"})
 PLAYER_LIST_FIELDS = frozenset({"players", "victims", "targets", "hit"})
 
 
