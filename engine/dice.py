@@ -115,3 +115,25 @@ class RecordingDice:
         face = self._inner.roll()
         self.faces.append(face)
         return face
+
+
+def randbelow(dice: DiceSource, n: int) -> int:
+    """A uniform integer in ``0 … n-1`` made of d6 rolls, for shuffling with the game's own dice.
+
+    The dice are read as the digits of a base-6 number just wide enough to reach ``n``; numbers in the
+    incomplete top block are rejected and the whole draw is rolled again, so no value is favoured.
+    ``n == 1`` consumes no die.
+    """
+    if n < 1:
+        raise ValueError(f"randbelow needs n ≥ 1, not {n!r}")
+    digits, span = 0, 1
+    while span < n:
+        digits += 1
+        span *= SIDES
+    limit = span - span % n
+    while True:
+        value = 0
+        for _ in range(digits):
+            value = value * SIDES + dice.roll() - 1
+        if value < limit:
+            return value % n

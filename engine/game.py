@@ -62,6 +62,30 @@ class Seat:
     to_act: bool = False
 
 
+@dataclasses.dataclass(frozen=True)
+class Choice:
+    """Something the player to act may do now, as the words they would type.
+
+    Front ends offer choices as buttons and selects; pressing one sends its ``words`` through the same
+    path as a typed line, so a button can never do what typing could not. Choices sharing a ``group``
+    form one select menu; in a ``multi`` group the chosen options' ``words`` are joined with
+    ``separator`` after ``prefix`` (Killer's "garde 6 6 5", the joker choice "Joker: A, B").
+    """
+
+    action: str  # stable key: "continue", "stop", "joker", "rob", "fight", "keep_die", "attack" …
+    words: str  # the forum words this choice sends
+    label: str  # what a button or option shows (a joker's or player's name, a die, "Weiter")
+    group: str = ""
+    multi: bool = False
+    prefix: str = ""
+    separator: str = " "
+    limit: int = 0  # a multi group's most picks (0: as many as it has options)
+
+    def compose(self, picked: Sequence[str]) -> str:
+        """The words a multi-select sends for the options picked (each a ``words`` of this group)."""
+        return f"{self.prefix} {self.separator.join(picked)}".strip()
+
+
 State = TypeVar("State")
 
 
@@ -98,6 +122,10 @@ class Game(Protocol[State]):
         ...
 
     def finished(self, state: State) -> bool: ...
+
+    def choices(self, state: State) -> Sequence[Choice]:
+        """What the participant to act may do now (empty when nobody is to act)."""
+        ...
 
     def summary(self, state: State) -> dict[str, Any]:
         """The state part of the ``croupier replay`` output (``players`` and, for Killer, the winner)."""

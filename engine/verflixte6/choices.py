@@ -1,0 +1,102 @@
+"""What the participant to act may do now, as the forum words a button or select would send.
+
+Buttons go through the same parser and rules as typed lines, so every choice here is a line that the
+game accepts at this moment; the tests hold it to that.
+"""
+
+from __future__ import annotations
+
+from engine.errors import CroupierError
+from engine.game import Choice
+from engine.verflixte6 import players, words
+from engine.verflixte6.answers import FIGHT, KEEP, RETREAT, VICTIM
+from engine.verflixte6.commands import Rob
+from engine.verflixte6.jokers import beefmaker, registry
+from engine.verflixte6.robbery import eligible
+from engine.verflixte6.state import JUNGFRAU, MAX_JOKERS, PLAYING, Durchgang, find
+from engine.verflixte6.turns import can_act, to_act
+
+JOKER_GROUP = "jokers"
+
+
+def choices(state: Durchgang) -> list[Choice]:
+    pid = to_act(state)
+    participant = find(state, pid) if pid is not None else None
+    if participant is None or not can_act(state, participant.id):
+        return []
+    spiel = participant.spiel
+    if participant.role == JUNGFRAU:
+        options = [
+            Choice(
+                action="choose_jokers",
+                words=name,
+                label=name,
+                group=JOKER_GROUP,
+                multi=True,
+                prefix="Joker:",
+                separator=", ",
+                limit=MAX_JOKERS,
+            )
+            for name in state.options.jokers
+        ]
+        if spiel is not None and spiel.jokers:
+            options.append(Choice(action="no_jokers", words="Joker: keine", label="Ohne Joker"))
+        return [*options, Choice(action="continue", words="weiter", label="Freiwurf")]
+    if participant.role != PLAYING or spiel is None:  # pragma: no cover - can_act allows nothing else
+        return []
+    pending = spiel.pending
+    if pending is None:
+        playable = [name for name in spiel.jokers if registry.spec(name).announced and name not in spiel.used]
+        return [
+            Choice(action="continue", words="weiter", label="Weiter"),
+            *(
+                Choice(action="joker", words=f"weiter mit Joker {name}", label=name, group="joker")
+                for name in playable
+            ),
+            Choice(action="stop", words="stopp", label="Stopp"),
+        ]
+    if pending.decision == VICTIM:
+        exclude = state.beefmaker_victims if pending.source == beefmaker.NAME else ()
+        victims = eligible(state, participant.id, exclude)
+        return [
+            *(
+                Choice(
+                    action="rob", words=_rob_words(state, victim), label=_name(state, victim), group="victim"
+                )
+                for victim in victims
+            ),
+            Choice(action="rob_none", words="raube nicht", label="Niemanden"),
+        ]
+    if pending.decision == FIGHT:
+        return [
+            Choice(action="fight", words="kämpfen", label="Kämpfen"),
+            Choice(action="decline", words="kneifen", label="Kneifen"),
+        ]
+    if pending.decision == RETREAT:
+        return [
+            Choice(action="continue", words="weiter", label="Zweiter Wurf"),
+            Choice(action="retreat", words="zurücktreten", label="Zurücktreten"),
+        ]
+    if pending.decision == KEEP:
+        return [
+            Choice(action="keep", words="behalten", label="Behalten"),
+            Choice(action="repeat", words="wiederholen", label="Wiederholen"),
+        ]
+    return []  # pragma: no cover - every decision is listed above
+
+
+def _name(state: Durchgang, pid: str) -> str:
+    participant = find(state, pid)
+    return participant.name if participant is not None else pid
+
+
+def _rob_words(state: Durchgang, pid: str) -> str:
+    """``raube NAME`` when the display name reads back to this participant, else a mention of the id."""
+    text = f"raube {_name(state, pid)}"
+    try:
+        command = words.parse(text)
+        if isinstance(command, Rob) and command.target and players.resolve(state, command.target) == pid:
+            return text
+    except CroupierError:
+        pass
+    return f"raube <@{pid}>"

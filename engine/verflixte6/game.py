@@ -1,0 +1,66 @@
+"""``Verflixte6``: the game as the croupier service sees it (the :class:`engine.game.Game` protocol)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.dice import DiceSource
+from engine.game import Choice, Command, Seat
+from engine.verflixte6 import choices, rules, words
+from engine.verflixte6 import state as snapshot
+from engine.verflixte6.events import V6Event
+from engine.verflixte6.options import parse_options
+from engine.verflixte6.standings import Result
+from engine.verflixte6.state import Durchgang
+from engine.verflixte6.turns import can_act, to_act
+
+
+class Verflixte6:
+    """One Durchgang of "Die verflixte 6!" per state."""
+
+    name: ClassVar[str] = "verflixte6"
+    language: ClassVar[str] = "de"
+
+    def open(self, options: Mapping[str, Any]) -> Durchgang:
+        return Durchgang(options=parse_options(options))
+
+    def parse(self, text: str) -> Command | None:
+        return words.parse(text)
+
+    def apply(
+        self, state: Durchgang, actor: str, command: Command, dice: DiceSource
+    ) -> tuple[Durchgang, Sequence[V6Event]]:
+        return rules.apply(state, actor, command, dice)
+
+    def dump(self, state: Durchgang) -> dict[str, Any]:
+        return snapshot.dump(state)
+
+    def load(self, data: Mapping[str, Any]) -> Durchgang:
+        return snapshot.load(data)
+
+    def table(self, state: Durchgang) -> Sequence[Seat]:
+        return [
+            Seat(player=p.id, name=p.name, role=p.role, points=p.points, to_act=can_act(state, p.id))
+            for p in state.participants
+        ]
+
+    def to_act(self, state: Durchgang) -> str | None:
+        return to_act(state)
+
+    def finished(self, state: Durchgang) -> bool:
+        return state.closed
+
+    def choices(self, state: Durchgang) -> Sequence[Choice]:
+        """Buttons for the participant to act: each sends forum words the game accepts right now."""
+        return choices.choices(state)
+
+    def summary(self, state: Durchgang) -> dict[str, Any]:
+        return {"players": {p.id: {"role": p.role, "points": p.points} for p in state.participants}}
+
+    def results(self, state: Durchgang) -> dict[str, Result]:
+        """A closed Durchgang's results, the input of :func:`engine.verflixte6.standings.standings`."""
+        return {p.id: Result(points=p.points, role=p.role) for p in state.participants}
+
+
+GAME = Verflixte6()

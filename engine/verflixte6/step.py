@@ -1,0 +1,102 @@
+"""The working copy of one command's effects: the state so far, the events so far, the dice.
+
+A step builds a new immutable state by replacement; the state it was handed is never touched, so a
+refusal raised halfway leaves the caller's state exactly as it was. Two rules that hold after every
+change are kept here, in one place: the valve follows the total down (V6-J12), and Jules Törtchen pays
+when a step finishes with the Spiel still running (V6-N3).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from engine.dice import DiceSource
+from engine.verflixte6 import events as ev
+from engine.verflixte6.jokers import toertchen
+from engine.verflixte6.state import PLAYING, Durchgang, Participant, Pending, Spiel, find, with_participant
+
+
+class Step:
+    """Mutable only within one ``apply`` call; ``subject`` is the participant the step is about."""
+
+    def __init__(self, state: Durchgang, subject: str, dice: DiceSource) -> None:
+        self.state = state
+        self.subject = subject
+        self.events: list[ev.V6Event] = []
+        self._dice = dice
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    def roll(self) -> int:
+        return self._dice.roll()
+
+    def get(self, pid: str) -> Participant:
+        participant = find(self.state, pid)
+        if participant is None:  # pragma: no cover - callers resolve ids first
+            raise KeyError(pid)
+        return participant
+
+    @property
+    def player(self) -> Participant:
+        return self.get(self.subject)
+
+    @property
+    def spiel(self) -> Spiel:
+        return self.player.spiel or Spiel()
+
+    @property
+    def points(self) -> int:
+        return self.player.points
+
+    @property
+    def running(self) -> bool:
+        return self.player.role == PLAYING
+
+    def has(self, joker: str) -> bool:
+        """The joker is among the subject's chosen ones."""
+        return joker in self.spiel.jokers
+
+    # --- writing ---------------------------------------------------------------------------------
+
+    def put(self, participant: Participant) -> None:
+        self.state = with_participant(self.state, participant)
+
+    def update(self, pid: str, **changes: Any) -> None:
+        self.put(dataclasses.replace(self.get(pid), **changes))
+
+    def update_spiel(self, **changes: Any) -> None:
+        self.update(self.subject, spiel=dataclasses.replace(self.spiel, **changes))
+
+    def set_pending(self, pending: Pending | None) -> None:
+        self.update_spiel(pending=pending)
+
+    def add(self, delta: int, pid: str | None = None) -> int:
+        """Change a participant's pips; answers the new balance."""
+        who = self.subject if pid is None else pid
+        total = self.get(who).points + delta
+        self.update(who, points=total)
+        return total
+
+    def end_spiel(self, role: str) -> None:
+        """The subject's Spiel is over; nothing stays pending and Fumo ends with it."""
+        self.update(self.subject, role=role, spiel=dataclasses.replace(self.spiel, pending=None, fumo=False))
+
+    def emit(self, event: ev.V6Event) -> None:
+        self.events.append(event)
+        self._follow_valve()
+
+    def _follow_valve(self) -> None:
+        """V6-J12: whenever the total falls below the valve level, the level follows it down."""
+        player = find(self.state, self.subject)
+        if player is None or player.role != PLAYING or player.spiel is None:
+            return
+        level = player.spiel.valve
+        if level is not None and player.points < level:
+            self.update_spiel(valve=player.points)
+            self.events.append(ev.ValveLowered(player=self.subject, level=player.points))
+
+    def finish(self) -> None:
+        """A step after the Freiwurf is over: Jules Törtchen pays if the Spiel goes on (V6-N3)."""
+        if self.running and self.spiel.pending is None:
+            toertchen.pay(self)
