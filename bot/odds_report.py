@@ -1,0 +1,133 @@
+"""``croupier odds --dice N [--json]``: the exact odds of one Killer keep phase, three ways.
+
+* ``optimal`` — the play that maximises the probability of obtaining an attack (ties: more
+  regenerations, then a smaller expected loss), as ``auto`` and ``conseil`` play;
+* ``text_strategy`` — the strategy the rule text recommends (keep 1s or 6s, side chosen on the
+  first roll), evaluated exactly;
+* ``least_loss`` — the play that minimises the expected PDV lost (ties: more attacks);
+* ``most_damage`` — the play that maximises Σ v·P(attack of v), i.e. the expected damage.
+
+All figures come from :mod:`engine.killer.odds` (exact fractions, no simulation). In JSON every
+probability is a ``"p/q"`` string, with a ``*_decimal`` float beside the main ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+from typing import Any
+
+from bot.texts import render
+from engine.errors import CroupierError
+from engine.killer import odds
+from engine.killer.rules import rules_from_options
+
+OBJECTIVE = "maximise P(attack); ties: maximise P(regeneration), then minimise the expected loss"
+
+
+def _fraction(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def _block(result: odds.Odds) -> dict[str, Any]:
+    return {
+        "p_attack": _fraction(result.p_attack),
+        "p_attack_decimal": float(result.p_attack),
+        "p_regeneration": _fraction(result.p_regeneration),
+        "p_regeneration_decimal": float(result.p_regeneration),
+        "p_loss": _fraction(result.p_loss),
+        "expected_loss": _fraction(result.expected_loss),
+        "expected_loss_decimal": float(result.expected_loss),
+        "expected_attack_value": _fraction(result.expected_attack_value),
+        "expected_attack_value_decimal": float(result.expected_attack_value),
+        "attack": {str(v): _fraction(result.attack(v)) for v in range(1, 7)},
+        "attack_low": {str(v): _fraction(result.attack(v, "low")) for v in range(1, 7)},
+        "attack_high": {str(v): _fraction(result.attack(v, "high")) for v in range(1, 7)},
+        "loss": {str(v): _fraction(p) for v, p in result.losses.items()},
+    }
+
+
+def report(dice: int) -> dict[str, Any]:
+    """The whole comparison for ``dice`` dice, as JSON-ready data."""
+    rules = rules_from_options({"dice": dice}, classic=False)
+    optimal = odds.phase_odds(dice, "attack")
+    text = odds.text_strategy_odds(dice)
+    least_loss = odds.phase_odds(dice, "loss")
+    most_damage = odds.phase_odds(dice, "damage")
+    return {
+        "dice": dice,
+        "low": rules.low,
+        "high": rules.high,
+        "objective": OBJECTIVE,
+        "optimal": _block(optimal),
+        "text_strategy": _block(text),
+        "least_loss": _block(least_loss),
+        "most_damage": _block(most_damage),
+        "text_strategy_is_optimal": text.p_attack == optimal.p_attack,
+        "text_strategy_has_least_loss": text.expected_loss == least_loss.expected_loss,
+    }
+
+
+def _table(data: dict[str, Any]) -> str:
+    columns = ("optimal", "text_strategy", "least_loss", "most_damage")
+    heads = ("best odds", "rule text", "least loss", "most damage")
+    lines = [
+        f"Killer with {data['dice']} dice: attack below {data['low']} or above {data['high']}, "
+        f"regeneration on exactly {data['low']} or {data['high']}.",
+        "Exact odds of one keep phase (percent):",
+        "",
+        f"{'':<18}" + "".join(f"{head:>14}" for head in heads),
+    ]
+
+    def row(label: str, values: list[str]) -> None:
+        cells = [f"{100 * float(Fraction(v)):>13.4f}%" for v in values]
+        lines.append(f"{label:<18}" + "".join(cells))
+
+    for value in range(1, 7):
+        row(f"attack of {value}", [data[c]["attack"][str(value)] for c in columns])
+    row("any attack", [data[c]["p_attack"] for c in columns])
+    row("regeneration", [data[c]["p_regeneration"] for c in columns])
+    losses = sorted({int(v) for c in columns for v in data[c]["loss"]})
+    for value in losses:
+        row(f"loss of {value}", [data[c]["loss"].get(str(value), "0") for c in columns])
+    row("any loss", [data[c]["p_loss"] for c in columns])
+    for label, key in (
+        ("expected loss", "expected_loss_decimal"),
+        ("mean attack value", "expected_attack_value_decimal"),
+    ):
+        lines.append(f"{label:<18}" + "".join(f"{data[c][key]:>14.4f}" for c in columns))
+    lines += [
+        "",
+        f"P(attack), best odds:  {data['optimal']['p_attack']}",
+        f"P(attack), rule text:  {data['text_strategy']['p_attack']}",
+        "The rule text's strategy is "
+        + ("" if data["text_strategy_is_optimal"] else "not ")
+        + "the best for attacking with this many dice.",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="croupier odds", description="Exact odds of a Killer keep phase.")
+    parser.add_argument("--dice", default="5", help="number of dice, 3 to 10 (default 5)")
+    parser.add_argument("--json", action="store_true", help="one JSON object with exact fractions")
+    if argv[:1] == ["--"]:  # "croupier odds -- --dice 6" when a wrapper passes the rest verbatim
+        argv = argv[1:]
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help or a usage error: argparse has printed why
+        return int(stop.code or 0)
+    try:
+        dice = rules_from_options({"dice": args.dice}, classic=False).dice
+    except CroupierError as error:
+        print(render(f"error.{error.code}", error.facts, "en"), file=sys.stderr)
+        return 2
+    data = report(dice)
+    print(json.dumps(data) if args.json else _table(data))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,26 @@
+"""Killer: the 5-dice game with its variants and modes (``KILLER``) and the older 6-dice revision
+(``KILLER_CLASSIC``), both pure :class:`engine.game.Game` implementations; exact odds in
+:mod:`engine.killer.odds`."""
+
+from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
+from engine.killer.game import KILLER, KILLER_CLASSIC, Killer, KillerClassic
+from engine.killer.rules import Rules
+from engine.killer.state import KillerState, Player, Turn
+
+__all__ = [
+    "KILLER",
+    "KILLER_CLASSIC",
+    "Advice",
+    "Attack",
+    "Auto",
+    "Direction",
+    "Keep",
+    "KeepAll",
+    "Killer",
+    "KillerClassic",
+    "KillerState",
+    "Pass",
+    "Player",
+    "Rules",
+    "Turn",
+]

@@ -1,0 +1,78 @@
+"""What the player to act may do now, as the forum words a button or select would send.
+
+A press goes through the same parser and rules as a typed line, so every choice offered here is a
+line the game accepts at this moment (the tests play whole games by pressing only these).
+"""
+
+from __future__ import annotations
+
+from engine.errors import CroupierError
+from engine.game import Choice
+from engine.killer.commands import Attack
+from engine.killer.health import immune
+from engine.killer.names import resolve
+from engine.killer.state import KillerState, Turn
+from engine.killer.words import parse
+
+KEEP_GROUP = "keep"
+TARGET_GROUP = "target"
+
+
+def choices(state: KillerState) -> list[Choice]:
+    turn = state.turn
+    if state.over or turn is None or turn.due:
+        return []
+    if turn.step in ("setup", "keep"):
+        return [
+            *(
+                Choice(
+                    action="keep_die",
+                    words=str(face),
+                    label=str(face),
+                    group=KEEP_GROUP,
+                    multi=True,
+                    prefix="garde",
+                )
+                for face in sorted(turn.roll, reverse=True)
+            ),
+            Choice(action="keep_all", words="garde tout", label="Garder tout"),
+            Choice(action="auto", words="auto", label="Auto"),
+            Choice(action="advice", words="conseil", label="Conseil"),
+        ]
+    if turn.step == "direction":
+        return [
+            Choice(action="high", words="haut", label=f"Plus de {state.rules.high}"),
+            Choice(action="low", words="bas", label=f"Moins de {state.rules.low}"),
+        ]
+    offered = [
+        Choice(
+            action="attack", words=_attack_words(state, pid), label=state.player(pid).name, group=TARGET_GROUP
+        )
+        for pid in _targets(state, turn)
+    ]
+    if state.rules.classic:
+        return [*offered, Choice(action="pass", words="passe", label="Passer")]
+    return [*offered, Choice(action="attack_self", words="attaque", label="Sans cible (contre moi)")]
+
+
+def _targets(state: KillerState, turn: Turn) -> list[str]:
+    ids = list(state.order) or [p.id for p in state.players]
+    return [
+        pid
+        for pid in ids
+        if pid != turn.player
+        and state.player(pid).targetable
+        and (state.rules.classic or not immune(state.player(pid), turn.value))
+    ]
+
+
+def _attack_words(state: KillerState, pid: str) -> str:
+    """``attaque NAME`` when the display name reads back to this player, else a mention of the id."""
+    text = f"attaque {state.player(pid).name}"
+    try:
+        command = parse(text)
+        if isinstance(command, Attack) and command.target and resolve(state, command.target) == pid:
+            return text
+    except CroupierError:
+        pass
+    return f"attaque <@{pid}>"

@@ -1,0 +1,217 @@
+"""Killer and its older revision behind the :class:`engine.game.Game` face.
+
+``apply`` checks who may act and which commands the current step accepts (the table below), then
+hands over to :mod:`engine.killer.flow`; the rolls that follow are settled before returning. Every
+refusal raises before anything is built, so the given state is never touched.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.dice import DiceSource
+from engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from engine.game import Choice, Close, Command, Event, Join, Leave, Remove, Seat, Skip, Start, Timeout
+from engine.killer import choices, flow, signup, words
+from engine.killer import state as canonical
+from engine.killer.advice import advice, auto_keep
+from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
+from engine.killer.events import TimedOut
+from engine.killer.health import immune
+from engine.killer.names import resolve
+from engine.killer.rules import rules_from_options
+from engine.killer.state import KillerState, Turn
+
+Result = tuple[KillerState, list[Event]]
+
+# Which player commands each waiting step accepts, and the refusal that says what it waits for.
+ACCEPTS: Mapping[str, tuple[type[Command], ...]] = {
+    "setup": (Keep, KeepAll, Auto),
+    "keep": (Keep, KeepAll, Auto),
+    "direction": (Direction,),
+    "target": (Attack,),
+    "again": (Attack, Pass),
+}
+EXPECTING: Mapping[str, str] = {
+    "setup": "killer_expect_keep",
+    "keep": "killer_expect_keep",
+    "direction": "killer_expect_direction",
+    "target": "killer_expect_target",
+    "again": "killer_expect_again",
+}
+
+
+class _KillerGame:
+    """The shared implementation; the two games differ only by the rules object ``open`` builds."""
+
+    name: ClassVar[str]
+    language: ClassVar[str] = "fr"
+    classic: ClassVar[bool]
+
+    def open(self, options: Mapping[str, Any]) -> KillerState:
+        return KillerState(rules=rules_from_options(options, classic=self.classic))
+
+    def parse(self, text: str) -> Command | None:
+        return words.parse(text)
+
+    def apply(
+        self, state: KillerState, actor: str, command: Command, dice: DiceSource
+    ) -> tuple[KillerState, Sequence[Event]]:
+        if isinstance(command, Advice):
+            return state, [advice(state, actor)]
+        if isinstance(command, Join):
+            return signup.join(state, actor, command.name)
+        if isinstance(command, Leave):
+            return signup.leave(state, actor)
+        if state.over:
+            raise IllegalCommand("killer_over")
+        if isinstance(command, Start):
+            new, events = signup.start(state)
+            return _settled(new, events, dice)
+        if isinstance(command, Skip):
+            return signup.move_to_end(state, resolve(state, command.target))
+        if isinstance(command, Remove):
+            target = resolve(state, command.target)
+            if not state.started:
+                return signup.drop(state, target)
+            if state.player(target).removed:
+                raise IllegalCommand("killer_already_out", player=target)
+            new, events = flow.remove(state, target)
+            return _settled(new, events, dice)
+        if isinstance(command, Close):
+            return flow.close(state)
+        if not state.started:
+            raise IllegalCommand("killer_not_started")
+        return self._play(state, actor, command, dice)
+
+    def _play(self, state: KillerState, actor: str, command: Command, dice: DiceSource) -> Result:
+        turn = state.turn
+        assert turn is not None  # a started game that is not over always has a turn
+        if not isinstance(command, Timeout) and actor != turn.player:
+            raise NotYourTurn("not_your_turn", player=turn.player, actor=actor)
+        if turn.due:  # a roll left pending when the dice ran out: this command needs it now
+            state, before = flow.settle(state, dice, strict=True)
+            if state.over:
+                raise IllegalCommand("killer_over")
+            new, events = self._play(state, actor, command, dice)
+            return new, before + events
+        if isinstance(command, Timeout):
+            new, events = _timeout(state, turn)
+            return _settled(new, [TimedOut(turn.player, turn.step), *events], dice)
+        accepted = ACCEPTS[turn.step]
+        if state.rules.classic and turn.step == "target":
+            accepted = (*accepted, Pass)  # the older text: a positive strength *may* attack
+        if not isinstance(command, accepted):
+            raise IllegalCommand(EXPECTING[turn.step], player=turn.player, value=turn.value)
+        new, events = _perform(state, turn, command)
+        return _settled(new, events, dice)
+
+    def dump(self, state: KillerState) -> dict[str, Any]:
+        return canonical.dump(state)
+
+    def load(self, data: Mapping[str, Any]) -> KillerState:
+        return canonical.load(data)
+
+    def table(self, state: KillerState) -> Sequence[Seat]:
+        """Seats in turn order (sign-up order until the order is fixed); points are PDV."""
+        ids = list(state.order) + [p.id for p in state.players if p.id not in state.order]
+        to_act = self.to_act(state)
+        return [
+            Seat(player.id, player.name, player.status, player.hp, player.id == to_act)
+            for player in map(state.player, ids)
+        ]
+
+    def to_act(self, state: KillerState) -> str | None:
+        return state.to_act
+
+    def finished(self, state: KillerState) -> bool:
+        return state.over
+
+    def choices(self, state: KillerState) -> Sequence[Choice]:
+        return choices.choices(state)
+
+    def summary(self, state: KillerState) -> dict[str, Any]:
+        """The ``croupier replay`` contract: statuses, PDV, Terminator levels, winner, finished."""
+        players = {p.id: {"status": p.status, "hp": p.hp, "terminator": p.terminator} for p in state.players}
+        return {"players": players, "winner": state.winner, "finished": state.over}
+
+
+def _settled(state: KillerState, events: list[Event], dice: DiceSource) -> Result:
+    state, more = flow.settle(state, dice, strict=False)
+    return state, events + more
+
+
+def _timeout(state: KillerState, turn: Turn) -> Result:
+    """What the croupier does for a player whose time ran out (see docs/rules-killer.md): keep as
+    ``auto`` would, announce high for a zombie, let a pending attack go (never turn it on the
+    player), pass after a hit."""
+    if turn.step in ("setup", "keep"):
+        return flow.keep(state, auto_keep(state, turn))
+    if turn.step == "direction":
+        return flow.choose_direction(state, "high")
+    if turn.step == "target":
+        return flow.forfeit(state)
+    return flow.pass_turn(state)
+
+
+def _perform(state: KillerState, turn: Turn, command: Command) -> Result:
+    if isinstance(command, Keep):
+        return flow.keep(state, _checked_keep(turn, command.values))
+    if isinstance(command, KeepAll):
+        return flow.keep(state, turn.roll)
+    if isinstance(command, Auto):
+        return flow.keep(state, auto_keep(state, turn))
+    if isinstance(command, Direction):
+        return flow.choose_direction(state, command.side)
+    if isinstance(command, Attack):
+        return flow.declare_attack(state, _checked_target(state, turn, command.target))
+    if isinstance(command, Pass):
+        return flow.pass_turn(state)
+    raise InvalidCommand("killer_unknown_command", command=type(command).__name__)
+
+
+def _checked_keep(turn: Turn, values: Sequence[int]) -> tuple[int, ...]:
+    if not values:
+        raise InvalidCommand("killer_keep_none")
+    for value in values:
+        if not 1 <= value <= 6:
+            raise InvalidCommand("killer_bad_die", value=value)
+    if Counter(values) - Counter(turn.roll):
+        raise IllegalCommand("killer_not_rolled", values=list(values), roll=list(turn.roll))
+    return tuple(values)
+
+
+def _checked_target(state: KillerState, turn: Turn, text: str | None) -> str | None:
+    if text is None:
+        if state.rules.classic:  # the older text has no self-attack: remind the player to name someone
+            raise IllegalCommand("killer_target_required", player=turn.player, value=turn.value)
+        return None
+    target = resolve(state, text)
+    if target == turn.player:
+        raise IllegalCommand("killer_self_target", player=turn.player)
+    victim = state.player(target)
+    if not victim.targetable:
+        raise IllegalCommand("killer_target_out", target=target)
+    if not state.rules.classic and immune(victim, turn.value):
+        raise IllegalCommand("killer_target_immune", target=target, value=turn.value, level=victim.terminator)
+    return target
+
+
+class Killer(_KillerGame):
+    """The 5-dice game with its variants (3 … 10 dice) and optional modes."""
+
+    name: ClassVar[str] = "killer"
+    classic: ClassVar[bool] = False
+
+
+class KillerClassic(_KillerGame):
+    """The older 6-dice revision."""
+
+    name: ClassVar[str] = "killer-classic"
+    classic: ClassVar[bool] = True
+
+
+KILLER = Killer()
+KILLER_CLASSIC = KillerClassic()

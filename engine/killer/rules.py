@@ -1,0 +1,134 @@
+"""The parameters of a Killer game, and how a finished keep phase is judged.
+
+Both rule texts are one engine: the variants and optional modes are flags on :class:`Rules` (in the
+spirit of python-chess's variant classes), read at the few places where the games differ. The
+judging functions are shared by the engine and by the exact odds, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from engine.commands import closest, fold
+from engine.errors import InvalidCommand
+
+MIN_DICE = 3  # fewer is "impossible" in the text: the targets would overlap (K5-S1 variants)
+MAX_DICE = 10  # the project's bound: keeps the exact odds cheap and the chat readable
+DEFAULT_DICE = 5
+CLASSIC_DICE = 6
+CLASSIC_BASE = 30  # the older revision subtracts 30 from a six-dice sum (K6-F1)
+MODES = ("terminator", "zombie", "mythic")
+
+Side = Literal["low", "high"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """One game's variant: number of dice, which rule text, which optional modes."""
+
+    dice: int = DEFAULT_DICE
+    classic: bool = False
+    terminator: bool = False
+    zombie: bool = False
+    mythic: bool = False
+
+    @property
+    def low(self) -> int:
+        """Scores below this give an attack; exactly this gives a regeneration (K5-O1)."""
+        return self.dice + 6
+
+    @property
+    def high(self) -> int:
+        """Scores above this give an attack; exactly this gives a regeneration (K5-O1)."""
+        return 6 * self.dice - 6
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        return tuple(mode for mode in MODES if getattr(self, mode))
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """The result of a keep phase while trying to obtain an attack (K5-O1, zombies K5-Z1)."""
+
+    kind: Literal["attack", "regeneration", "loss"]
+    value: int = 0  # attack value, or PDV lost
+    side: Side | None = None  # which target the score went past (attacks and wrong-way zombies)
+
+
+def judge(rules: Rules, score: int, direction: Side | None = None) -> Verdict:
+    """Attack, regeneration or loss for ``score``; a zombie's ``direction`` voids the other side.
+
+    Reading (rules/killer.md K5-Z1): a zombie past the wrong target misses and loses 1 PDV.
+    """
+    if score < rules.low:
+        side: Side = "low"
+        value = rules.low - score
+    elif score > rules.high:
+        side = "high"
+        value = score - rules.high
+    elif score in (rules.low, rules.high):
+        return Verdict("regeneration")
+    else:
+        return Verdict("loss", min(score - rules.low, rules.high - score))
+    if direction is not None and direction != side:
+        return Verdict("loss", 1, side)
+    return Verdict("attack", value, side)
+
+
+def strength(score: int) -> int:
+    """The older revision's attack strength: six kept dice minus 30, at most 6 (K6-F1)."""
+    return score - CLASSIC_BASE
+
+
+def _dice_option(value: Any) -> int:
+    if isinstance(value, bool):
+        raise InvalidCommand("killer_bad_dice", value=str(value))
+    if isinstance(value, int):
+        dice = value
+    elif isinstance(value, str) and value.strip().isdigit():
+        dice = int(value.strip())
+    else:
+        raise InvalidCommand("killer_bad_dice", value=str(value))
+    if dice < MIN_DICE:
+        raise InvalidCommand("killer_too_few_dice", dice=dice, minimum=MIN_DICE)
+    if dice > MAX_DICE:
+        raise InvalidCommand("killer_too_many_dice", dice=dice, maximum=MAX_DICE)
+    return dice
+
+
+def _modes_option(value: Any) -> set[str]:
+    if isinstance(value, str):
+        words = [w for w in value.replace(",", " ").split() if w]
+    elif isinstance(value, list | tuple):
+        words = [str(w) for w in value]
+    else:
+        raise InvalidCommand("killer_unknown_mode", mode=str(value), suggestions=list(MODES))
+    aliases = {"terminator": "terminator", "zombie": "zombie", "zombies": "zombie", "mythic": "mythic"}
+    aliases |= {"mythique": "mythic", "mythiques": "mythic", "jets mythiques": "mythic"}
+    chosen: set[str] = set()
+    for word in words:
+        mode = aliases.get(fold(word))
+        if mode is None:
+            raise InvalidCommand("killer_unknown_mode", mode=word, suggestions=closest(word, MODES))
+        chosen.add(mode)
+    return chosen
+
+
+def rules_from_options(options: Mapping[str, Any], *, classic: bool) -> Rules:
+    """Validate the moderator's options; anything unknown is refused with a clear code."""
+    for key in options:
+        if key not in ("dice", "modes"):
+            raise InvalidCommand("killer_unknown_option", option=str(key), known=["dice", "modes"])
+    if classic:
+        # The older revision has no variants; tolerate options that merely restate that.
+        if "dice" in options and _dice_option(options["dice"]) != CLASSIC_DICE:
+            raise InvalidCommand("killer_classic_dice", dice=options["dice"], required=CLASSIC_DICE)
+        if _modes_option(options.get("modes", [])):
+            raise InvalidCommand("killer_classic_modes", modes=options["modes"])
+        return Rules(dice=CLASSIC_DICE, classic=True)
+    dice = _dice_option(options.get("dice", DEFAULT_DICE))
+    modes = _modes_option(options.get("modes", []))
+    return Rules(dice=dice, **dict.fromkeys(modes, True))

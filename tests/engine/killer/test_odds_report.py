@@ -1,0 +1,39 @@
+"""``croupier odds`` (bot/odds_report.py): the table and the JSON contract."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from bot.odds_report import main
+from engine.killer import odds
+
+
+def test_K5_P1_json_gives_exact_fractions_for_both_strategies(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--dice", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert Fraction(data["optimal"]["p_attack"]) == odds.phase_odds(4).p_attack
+    assert Fraction(data["text_strategy"]["p_attack"]) == odds.text_strategy_odds(4).p_attack
+    assert (data["low"], data["high"]) == (10, 18)
+    for block in ("optimal", "text_strategy", "least_loss", "most_damage"):
+        parts = [data[block]["p_attack"], data[block]["p_regeneration"], data[block]["p_loss"]]
+        assert sum(map(Fraction, parts)) == 1
+        assert sum(map(Fraction, data[block]["attack"].values())) == Fraction(data[block]["p_attack"])
+    assert data["text_strategy_is_optimal"] is False
+
+
+def test_K5_P1_readable_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--", "--dice", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "below 9 or above 12" in out
+    assert "any attack" in out
+    assert "rule text" in out
+    assert "2629/2916" in out  # P(attack) with best play, three dice
+
+
+@pytest.mark.parametrize("dice", ["2", "11", "x"])
+def test_K5_S1_bad_dice_are_refused(dice: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--dice", dice]) == 2
+    assert capsys.readouterr().err.strip()
