@@ -1,0 +1,150 @@
+"""The bot's configuration: one typed object read from environment variables and ``.env``.
+
+Nothing here opens a connection or a file; callers ask :func:`get_settings` once and pass the values
+on, so tests can build a :class:`Settings` of their own instead of patching globals.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+import re
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/croupier.sqlite3"
+DEFAULT_TURN_TIMEOUT_SECONDS = 86_400  # a day: the pace of the forum games
+LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+# A Discord bot token is three base64url parts joined by dots; the first encodes the bot's user id.
+_TOKEN_PART = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _split_ints(value: Any) -> Any:
+    """Accept ``"1, 2,3"`` from the environment as well as real lists."""
+    if isinstance(value, str):
+        parts = [part.strip() for part in value.replace(";", ",").split(",")]
+        return [int(part) for part in parts if part]
+    if isinstance(value, int):
+        return [value]
+    return value
+
+
+class Settings(BaseSettings):
+    """Every setting the bot reads; the environment variable is the field name in capitals."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        env_ignore_empty=True,  # `DISCORD_TOKEN=` in a copied .env.example means "not set"
+        extra="ignore",
+        case_sensitive=False,
+    )
+
+    database_url: str = DEFAULT_DATABASE_URL
+    discord_token: SecretStr | None = None
+    discord_guild_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+    discord_shard_count: int | None = Field(default=None, ge=1)
+    discord_shard_ids: Annotated[list[int] | None, NoDecode] = None
+    log_level: str = "INFO"
+    croupier_language: Literal["de", "fr", "en"] | None = None
+    turn_timeout_seconds: int = Field(default=DEFAULT_TURN_TIMEOUT_SECONDS, gt=0)
+    moderator_role: str | None = None
+
+    @field_validator("discord_guild_ids", "discord_shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        return _split_ints(value)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_level(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip().upper()
+            if value == "WARN":
+                value = "WARNING"
+            if value not in LOG_LEVELS:
+                raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+        return value
+
+    @field_validator("croupier_language", mode="before")
+    @classmethod
+    def _lower_language(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("discord_api_base", "discord_gateway_url", "moderator_role", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip()
+            return value or None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.discord_shard_ids is not None:
+            if self.discord_shard_count is None:
+                raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT")
+            wrong = [i for i in self.discord_shard_ids if not 0 <= i < self.discord_shard_count]
+            if wrong:
+                raise ValueError(
+                    f"DISCORD_SHARD_IDS {wrong} out of range 0..{self.discord_shard_count - 1} "
+                    "(DISCORD_SHARD_COUNT)"
+                )
+        return self
+
+    @property
+    def log_level_number(self) -> int:
+        return logging.getLevelNamesMapping()[self.log_level]
+
+    def token_problem(self) -> str | None:
+        """Why the bot cannot log in with DISCORD_TOKEN, in one sentence; None when it looks usable.
+
+        A real Discord token is checked for its shape; against a Discord-compatible server
+        (DISCORD_API_BASE set) any non-blank token without spaces is accepted, as such servers issue
+        their own.
+        """
+        if self.discord_token is None:
+            return "DISCORD_TOKEN is not set: put the bot token in the environment or in .env."
+        token = self.discord_token.get_secret_value()
+        stripped = token.strip()
+        if not stripped:
+            return "DISCORD_TOKEN is empty: put the bot token in the environment or in .env."
+        if stripped.lower().startswith("bot "):
+            return "DISCORD_TOKEN starts with 'Bot ': give the token alone, without the prefix."
+        if stripped != token or any(c.isspace() for c in stripped) or stripped[0] in "\"'":
+            return "DISCORD_TOKEN contains spaces or quotes: copy the token alone, with nothing around it."
+        if self.discord_api_base is not None:
+            return None
+        parts = stripped.split(".")
+        if len(parts) != 3 or not all(_TOKEN_PART.match(part) for part in parts):
+            return (
+                "DISCORD_TOKEN does not look like a Discord bot token (three parts separated by dots); "
+                "copy it again from the Developer Portal (Bot → Reset Token)."
+            )
+        if not _encodes_user_id(parts[0]):
+            return (
+                "DISCORD_TOKEN does not look like a bot token: its first part should encode the bot's "
+                "user id. Is this the client secret? Copy the token from the Bot page instead."
+            )
+        return None
+
+
+def _encodes_user_id(part: str) -> bool:
+    try:
+        decoded = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    return decoded.isdigit()
+
+
+@cache
+def get_settings() -> Settings:
+    """The process-wide settings, read once (``get_settings.cache_clear()`` re-reads them)."""
+    return Settings()

@@ -1,0 +1,65 @@
+"""The bot's database: SQLite by default, PostgreSQL in production, one schema via Alembic.
+
+The service uses :class:`Store` and its unit of work; everything it gets back is a frozen record.
+"""
+
+from bot.store.db import async_url, create_engine, mask_url
+from bot.store.errors import (
+    BadDatabaseURL,
+    Conflict,
+    DuplicateMessage,
+    GameAlreadyOpen,
+    SchemaNotCurrent,
+    StaleVersion,
+    StoreError,
+    StoreUnavailable,
+    UnknownGame,
+    UnknownTournament,
+)
+from bot.store.migrate import (
+    check_schema,
+    current_revision,
+    downgrade,
+    head_revision,
+    migrate_command,
+    upgrade,
+)
+from bot.store.records import (
+    ChannelDefaults,
+    ChannelSettings,
+    GameRecord,
+    LogEntry,
+    ParticipantRecord,
+    Tournament,
+)
+from bot.store.uow import Store, UnitOfWork
+
+__all__ = [
+    "BadDatabaseURL",
+    "ChannelDefaults",
+    "ChannelSettings",
+    "Conflict",
+    "DuplicateMessage",
+    "GameAlreadyOpen",
+    "GameRecord",
+    "LogEntry",
+    "ParticipantRecord",
+    "SchemaNotCurrent",
+    "StaleVersion",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "Tournament",
+    "UnitOfWork",
+    "UnknownGame",
+    "UnknownTournament",
+    "async_url",
+    "check_schema",
+    "create_engine",
+    "current_revision",
+    "downgrade",
+    "head_revision",
+    "mask_url",
+    "migrate_command",
+    "upgrade",
+]

@@ -1,0 +1,152 @@
+"""Alembic, driven from code: the CLI's ``croupier migrate`` and the start-up schema check.
+
+Migrations are the only way a database gets its schema. The bot checks at start-up that the
+database is at the newest revision and refuses to run otherwise, naming the command that fixes it;
+the one exception is a brand-new SQLite file, which is migrated on the spot so that the embedded
+default needs no setup.
+
+The functions taking a URL are synchronous (Alembic is) and may be called from inside a running
+event loop: the work runs on a helper thread with its own loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+from typing import TypeVar
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
+from sqlalchemy import inspect
+from sqlalchemy.engine import URL, Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.store.db import async_url, create_engine, is_sqlite, mask_url, reachable
+from bot.store.errors import SchemaNotCurrent
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+VERSION_TABLE = "alembic_version"
+
+T = TypeVar("T")
+
+
+def alembic_config(url: str | URL | None = None, connection: Connection | None = None) -> Config:
+    """A configuration for ``migrations/``; env.py uses ``connection`` if given, else ``url``."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if url is not None:
+        config.attributes["url"] = url
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+@cache
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def head_revision() -> str:
+    """The newest revision in ``migrations/versions``."""
+    head = _scripts().get_current_head()
+    if head is None:  # pragma: no cover - the repository always ships a revision
+        raise RuntimeError(f"no migration found in {MIGRATIONS_DIR}")
+    return head
+
+
+def migrate_command(url: str | URL) -> str:
+    """The command line that brings the database at ``url`` to the newest schema."""
+    return f"croupier migrate --db {mask_url(url)}"
+
+
+def upgrade(url: str | URL, revision: str = "head") -> None:
+    """Migrate the database up to ``revision``; raises :class:`StoreUnavailable` if unreachable."""
+    _off_loop(lambda: command.upgrade(alembic_config(url), revision))
+
+
+def downgrade(url: str | URL, revision: str) -> None:
+    """Migrate the database down to ``revision`` (``"base"`` drops every table)."""
+    _off_loop(lambda: command.downgrade(alembic_config(url), revision))
+
+
+def current_revision(url: str | URL) -> str | None:
+    """The database's revision; None when it was never migrated."""
+
+    async def read() -> str | None:
+        engine = create_engine(url)
+        try:
+            async with reachable(url), engine.connect() as connection:
+                return await connection.run_sync(_revision_of)
+        finally:
+            await engine.dispose()
+
+    return _off_loop(lambda: asyncio.run(read()))
+
+
+async def check_schema(engine: AsyncEngine, url: str | URL) -> None:
+    """Make sure the database behind ``engine`` is at the newest revision.
+
+    A new SQLite file (no tables at all) is migrated here, inside one locked transaction so that two
+    processes starting together cannot both try. Anything else that is not at head raises
+    :class:`SchemaNotCurrent`; an unreachable database raises :class:`StoreUnavailable`.
+    """
+    head = head_revision()
+    sqlite = is_sqlite(async_url(url))
+    async with reachable(url), engine.connect() as connection, connection.begin():
+        current, tables = await connection.run_sync(_state_of)
+        if current == head:
+            return
+        if sqlite and current is None and not tables:
+            await connection.run_sync(lambda sync: command.upgrade(alembic_config(url, sync), "head"))
+            return
+    raise SchemaNotCurrent(
+        url=mask_url(url), current=current, head=head, message=_refusal(url, current, head, tables)
+    )
+
+
+def _refusal(url: str | URL, current: str | None, head: str, tables: list[str]) -> str:
+    shown = mask_url(url)
+    fix = migrate_command(url)
+    tables = [name for name in tables if name != VERSION_TABLE]  # left behind by `downgrade base`
+    if current is None and not tables:
+        return f"The database {shown} has no Croupier schema yet. Create it with: {fix}"
+    if current is None:
+        return (
+            f"The database {shown} has tables but no Croupier schema revision "
+            f"({', '.join(sorted(tables)[:5])}{' …' if len(tables) > 5 else ''}). "
+            f"If it is meant for Croupier, run: {fix}; otherwise point DATABASE_URL elsewhere."
+        )
+    try:
+        known = _scripts().get_revision(current) is not None
+    except CommandError:
+        known = False
+    if not known:
+        return (
+            f"The database {shown} is at schema revision {current}, which this version of Croupier "
+            f"does not know (it expects {head}): a newer Croupier migrated it. Upgrade Croupier."
+        )
+    return (
+        f"The database {shown} is at schema revision {current} but this Croupier needs {head}. "
+        f"Migrate it with: {fix}"
+    )
+
+
+def _revision_of(connection: Connection) -> str | None:
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def _state_of(connection: Connection) -> tuple[str | None, list[str]]:
+    return _revision_of(connection), inspect(connection).get_table_names()
+
+
+def _off_loop(work: Callable[[], T]) -> T:
+    """Run blocking Alembic work on a helper thread, whose event loop cannot clash with the caller's
+    (there may be one running here, or one a test framework set up for later)."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="croupier-migrate") as pool:
+        return pool.submit(work).result()

@@ -1,0 +1,153 @@
+"""The tables. Migrations create them; these classes describe them for queries and for autogenerate.
+
+Only the repositories use these classes: the rest of the bot sees the frozen records of
+:mod:`bot.store.records`, so no ORM object outlives its transaction.
+
+Participant ids, channels and guilds are strings (Discord snowflakes, console names, ``replay:1``),
+so every front end fits. Standings have no table: they are summed from closed games' participants.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from bot.store.types import BigKey, JSONDocument, UTCDateTime
+
+# Explicit constraint names: migrations can address them, and SQLite batch mode can rebuild them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ID = String(64)  # a participant, channel or guild id
+SCORINGS = ("sum", "placement")
+GAME_KINDS = ("verflixte6", "killer", "killer-classic")
+GAME_STATUSES = ("open", "closed")
+OPEN_GAME_PER_CHANNEL = "uq_games_open_channel"
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class TournamentRow(Base):
+    """A series of games in one channel whose results add up to standings."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        CheckConstraint(_one_of("scoring", SCORINGS), name="scoring"),
+        Index("ix_tournaments_channel_id", "channel", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild: Mapped[str] = mapped_column(ID)  # the server, or a front end's scope ("console")
+    channel: Mapped[str] = mapped_column(ID)
+    name: Mapped[str] = mapped_column(String(200))
+    scoring: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class GameRow(Base):
+    """One Durchgang or Killer game: its engine snapshot, its dice seed and its optimistic version."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint(_one_of("kind", GAME_KINDS), name="kind"),
+        CheckConstraint(_one_of("status", GAME_STATUSES), name="status"),
+        CheckConstraint("version >= 1", name="version"),
+        CheckConstraint("dice_used >= 0", name="dice_used"),
+        UniqueConstraint("tournament_id", "number"),
+        # At most one open game per channel; a partial index, understood by both stores.
+        Index(
+            OPEN_GAME_PER_CHANNEL,
+            "channel",
+            unique=True,
+            sqlite_where=text("status = 'open'"),
+            postgresql_where=text("status = 'open'"),
+        ),
+        Index("ix_games_status_turn_deadline", "status", "turn_deadline"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    channel: Mapped[str] = mapped_column(ID)
+    kind: Mapped[str] = mapped_column(String(32))
+    number: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    status: Mapped[str] = mapped_column(String(8))
+    seed: Mapped[bytes] = mapped_column(LargeBinary)  # secret until the game is closed
+    commitment: Mapped[str] = mapped_column(String(64))  # hex SHA-256 of the seed, public from the start
+    dice_used: Mapped[int] = mapped_column(Integer)
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    version: Mapped[int] = mapped_column(Integer)
+    to_act: Mapped[str | None] = mapped_column(ID)
+    turn_deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class ParticipantRow(Base):
+    """A player's row in a game: seat, role and points, kept in step with the snapshot."""
+
+    __tablename__ = "participants"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    position: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(32))
+    points: Mapped[int] = mapped_column(Integer)
+
+
+class CommandLogRow(Base):
+    """Append-only: one row per handled message, keyed by the message id so a redelivery is refused."""
+
+    __tablename__ = "command_log"
+
+    id: Mapped[int] = mapped_column(BigKey, primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(100), unique=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
+    channel: Mapped[str] = mapped_column(ID)
+    actor: Mapped[str] = mapped_column(ID)
+    text: Mapped[str] = mapped_column(Text)
+    command: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
+    events: Mapped[list[Any]] = mapped_column(JSONDocument)
+    dice: Mapped[list[int]] = mapped_column(JSONDocument)  # every face rolled, in order
+    dice_from: Mapped[int] = mapped_column(Integer)  # index of the first of those dice in the game
+    reply: Mapped[Any | None] = mapped_column(JSONDocument)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ChannelSettingsRow(Base):
+    """Per-guild (channel ``""``) or per-channel overrides of the bot's defaults; NULL means inherit."""
+
+    __tablename__ = "channel_settings"
+    __table_args__ = (CheckConstraint("turn_timeout_seconds > 0", name="turn_timeout_seconds"),)
+
+    guild: Mapped[str] = mapped_column(ID, primary_key=True)
+    channel: Mapped[str] = mapped_column(ID, primary_key=True)
+    language: Mapped[str | None] = mapped_column(String(8))
+    moderator_role: Mapped[str | None] = mapped_column(String(100))
+    turn_timeout_seconds: Mapped[int | None] = mapped_column(Integer)

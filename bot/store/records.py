@@ -1,0 +1,118 @@
+"""What the repositories hand out: plain frozen values, safe to keep after the transaction ends."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import Any, Protocol
+
+from bot.settings import DEFAULT_TURN_TIMEOUT_SECONDS, Settings
+
+
+@dataclasses.dataclass(frozen=True)
+class Tournament:
+    id: int
+    guild: str
+    channel: str
+    name: str
+    scoring: str  # "sum" | "placement"
+    created_at: datetime
+
+
+@dataclasses.dataclass(frozen=True)
+class ParticipantRecord:
+    game_id: int
+    player: str
+    name: str
+    position: int
+    role: str
+    points: int
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRecord:
+    """A game as stored. ``seed`` is secret while the game is open: never show it before ``closed``."""
+
+    id: int
+    tournament_id: int
+    channel: str
+    kind: str  # "verflixte6" | "killer" | "killer-classic"
+    number: int  # 1, 2, … within the tournament
+    options: dict[str, Any]
+    status: str  # "open" | "closed"
+    seed: bytes = dataclasses.field(repr=False)
+    commitment: str
+    dice_used: int
+    snapshot: dict[str, Any] = dataclasses.field(repr=False)
+    version: int
+    to_act: str | None
+    turn_deadline: datetime | None
+    opened_at: datetime
+    closed_at: datetime | None
+    participants: tuple[ParticipantRecord, ...] = ()
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == "open"
+
+
+@dataclasses.dataclass(frozen=True)
+class LogEntry:
+    """One handled message: what was typed, what the engine made of it, the dice and the reply."""
+
+    id: int
+    message_id: str
+    game_id: int | None
+    channel: str
+    actor: str
+    text: str
+    command: dict[str, Any] | None
+    events: list[Any]
+    dice: list[int]
+    dice_from: int
+    reply: Any
+    created_at: datetime
+
+
+@dataclasses.dataclass(frozen=True)
+class ChannelDefaults:
+    """The bot-wide values a channel falls back on when neither it nor its guild overrides them."""
+
+    language: str | None = None
+    moderator_role: str | None = None
+    turn_timeout_seconds: int = DEFAULT_TURN_TIMEOUT_SECONDS
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ChannelDefaults:
+        return cls(
+            language=settings.croupier_language,
+            moderator_role=settings.moderator_role,
+            turn_timeout_seconds=settings.turn_timeout_seconds,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class ChannelSettings:
+    """The settings in force in one channel, each field resolved channel → guild → defaults."""
+
+    guild: str
+    channel: str
+    language: str | None  # None: the game's own language
+    moderator_role: str | None
+    turn_timeout_seconds: int
+
+
+class SeatLike(Protocol):
+    """Anything shaped like a row of the running table (``engine.game.Seat``, ``ParticipantRecord``)."""
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def points(self) -> int: ...

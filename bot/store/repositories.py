@@ -1,0 +1,597 @@
+"""Repositories: the queries the service needs, each on the unit of work's one connection.
+
+They speak SQLAlchemy Core over the mapped tables and return the frozen records of
+:mod:`bot.store.records`. None of them commits: the unit of work does, once, for the whole command.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any, cast
+
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    Executable,
+    Row,
+    Select,
+    Table,
+    bindparam,
+    delete,
+    exc,
+    func,
+    insert,
+    literal_column,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import URL, CursorResult
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.store.db import reachable
+from bot.store.errors import (
+    Conflict,
+    DuplicateMessage,
+    GameAlreadyOpen,
+    StaleVersion,
+    UnknownGame,
+    UnknownTournament,
+)
+from bot.store.models import (
+    GAME_KINDS,
+    GAME_STATUSES,
+    OPEN_GAME_PER_CHANNEL,
+    SCORINGS,
+    ChannelSettingsRow,
+    CommandLogRow,
+    GameRow,
+    ParticipantRow,
+    TournamentRow,
+)
+from bot.store.records import (
+    ChannelDefaults,
+    ChannelSettings,
+    GameRecord,
+    LogEntry,
+    ParticipantRecord,
+    SeatLike,
+    Tournament,
+)
+
+tournaments_t = cast(Table, TournamentRow.__table__)
+games_t = cast(Table, GameRow.__table__)
+participants_t = cast(Table, ParticipantRow.__table__)
+log_t = cast(Table, CommandLogRow.__table__)
+settings_t = cast(Table, ChannelSettingsRow.__table__)
+
+SETTING_FIELDS = ("language", "moderator_role", "turn_timeout_seconds")
+PARTICIPANT_FIELDS = ("player", "name", "position", "role", "points")
+
+# The statements of the command path are built once: every command runs them, and building a
+# statement costs about as much as executing it.
+_FIND_LOG = select(log_t).where(log_t.c.message_id == bindparam("b_message_id"))
+_INSERT_LOG = insert(log_t)
+_IS_OPEN = games_t.c.status == literal_column("'open'")  # a literal, so the partial index applies
+_UPDATE_GAME = (
+    update(games_t)
+    .where(games_t.c.id == bindparam("b_id"), games_t.c.version == bindparam("b_expected"))
+    .values(
+        version=bindparam("b_version"),
+        snapshot=bindparam("b_snapshot"),
+        dice_used=bindparam("b_dice_used"),
+        to_act=bindparam("b_to_act"),
+        turn_deadline=bindparam("b_turn_deadline"),
+        status=bindparam("b_status"),
+        closed_at=bindparam("b_closed_at"),
+    )
+)
+_GAME_VERSION = select(games_t.c.version).where(games_t.c.id == bindparam("b_id"))
+_DELETE_PARTICIPANTS = delete(participants_t).where(participants_t.c.game_id == bindparam("b_game_id"))
+_INSERT_PARTICIPANTS = insert(participants_t)
+_UPDATE_PARTICIPANT = (
+    update(participants_t)
+    .where(
+        participants_t.c.game_id == bindparam("b_game_id"),
+        participants_t.c.player == bindparam("b_player"),
+    )
+    .values(
+        name=bindparam("b_name"),
+        position=bindparam("b_position"),
+        role=bindparam("b_role"),
+        points=bindparam("b_points"),
+    )
+)
+
+
+@cache
+def _select_games(dialect: str) -> Select[Any]:
+    """Games with their participants folded into one JSON column: one query loads a whole game."""
+    seat = [participants_t.c[field] for field in PARTICIPANT_FIELDS]
+    if dialect == "postgresql":
+        folded: ColumnElement[Any] = func.json_agg(func.json_build_array(*seat), type_=JSON)
+    else:
+        folded = func.json_group_array(func.json_array(*seat), type_=JSON)
+    seats = (
+        select(folded)
+        .where(participants_t.c.game_id == games_t.c.id)
+        .correlate(games_t)
+        .scalar_subquery()
+        .label("seats")
+    )
+    return select(games_t, seats)
+
+
+@cache
+def _game_by_id(dialect: str) -> Select[Any]:
+    return _select_games(dialect).where(games_t.c.id == bindparam("b_id"))
+
+
+@cache
+def _open_game_in(dialect: str) -> Select[Any]:
+    return _select_games(dialect).where(games_t.c.channel == bindparam("b_channel"), _IS_OPEN)
+
+
+class Transaction:
+    """The unit of work's connection as the repositories see it: driver failures come out translated."""
+
+    def __init__(self, connection: AsyncConnection, url: str | URL) -> None:
+        self.connection = connection
+        self.url = url
+
+    @property
+    def dialect(self) -> str:
+        return self.connection.dialect.name
+
+    async def execute(self, statement: Executable, parameters: Any = None) -> CursorResult[Any]:
+        async with reachable(self.url):
+            return await self.connection.execute(statement, parameters)
+
+
+def _violated(error: exc.IntegrityError, constraint: str, sqlite_columns: str) -> bool:
+    """Whether the integrity error is the given constraint (PostgreSQL) / columns (SQLite)."""
+    cause = getattr(error.orig, "__cause__", None)
+    name = getattr(cause, "constraint_name", None)
+    if name is not None:
+        return bool(name == constraint)
+    message = str(error.orig)
+    return constraint in message or f"UNIQUE constraint failed: {sqlite_columns}" in message
+
+
+def _check_instant(name: str, value: datetime | None) -> None:
+    if value is not None and (value.tzinfo is None or value.utcoffset() is None):
+        raise ValueError(f"{name} must be timezone-aware, got {value.isoformat()}")
+
+
+class CommandLog:
+    """``uow.log``: every handled message, once. The message id is unique, so a redelivery cannot
+    be applied twice: :meth:`append` raises :class:`DuplicateMessage` for an id already logged."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+
+    async def find(self, message_id: str) -> LogEntry | None:
+        """The entry of an already handled message (to repeat its reply), if any."""
+        row = (await self._tx.execute(_FIND_LOG, {"b_message_id": message_id})).first()
+        return None if row is None else _log_entry(row)
+
+    async def append(
+        self,
+        message_id: str,
+        *,
+        channel: str,
+        actor: str,
+        text: str,
+        now: datetime,
+        game_id: int | None = None,
+        command: Mapping[str, Any] | None = None,
+        events: Sequence[Any] = (),
+        dice: Sequence[int] = (),
+        dice_from: int = 0,
+        reply: Any = None,
+    ) -> LogEntry:
+        """Log one handled message. A duplicate id raises :class:`DuplicateMessage`; the unit of work
+        must then be abandoned (on PostgreSQL the transaction is already aborted)."""
+        _check_instant("now", now)
+        values = {
+            "message_id": message_id,
+            "game_id": game_id,
+            "channel": channel,
+            "actor": actor,
+            "text": text,
+            "command": dict(command) if command is not None else None,
+            "events": list(events),
+            "dice": [int(face) for face in dice],
+            "dice_from": dice_from,
+            "reply": reply,
+            "created_at": now,
+        }
+        try:
+            result = await self._tx.execute(_INSERT_LOG, values)
+        except exc.IntegrityError as error:
+            if _violated(error, "uq_command_log_message_id", "command_log.message_id"):
+                raise DuplicateMessage(message_id) from error
+            if game_id is not None and "foreign" in str(error.orig).lower():
+                raise UnknownGame(game_id) from error
+            raise
+        key = result.inserted_primary_key
+        assert key is not None  # a single-row insert always knows its key
+        entry_id: int = key[0]
+        return LogEntry(id=entry_id, **{**values, "created_at": now.astimezone(UTC)})
+
+    async def of_game(self, game_id: int) -> tuple[LogEntry, ...]:
+        """A game's entries in the order they were written (for verify and export)."""
+        result = await self._tx.execute(select(log_t).where(log_t.c.game_id == game_id).order_by(log_t.c.id))
+        return tuple(_log_entry(row) for row in result)
+
+
+class Tournaments:
+    """``uow.tournaments``: the series of games played in a channel."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+
+    async def create(self, guild: str, channel: str, name: str, scoring: str, now: datetime) -> Tournament:
+        if scoring not in SCORINGS:
+            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
+        _check_instant("now", now)
+        result = await self._tx.execute(
+            insert(tournaments_t)
+            .values(guild=guild, channel=channel, name=name, scoring=scoring, created_at=now)
+            .returning(*tournaments_t.c)
+        )
+        return _tournament(result.one())
+
+    async def get(self, tournament_id: int) -> Tournament | None:
+        result = await self._tx.execute(select(tournaments_t).where(tournaments_t.c.id == tournament_id))
+        row = result.first()
+        return None if row is None else _tournament(row)
+
+    async def current(self, channel: str) -> Tournament | None:
+        """The channel's newest tournament: the one new games join."""
+        result = await self._tx.execute(
+            select(tournaments_t)
+            .where(tournaments_t.c.channel == channel)
+            .order_by(tournaments_t.c.id.desc())
+            .limit(1)
+        )
+        row = result.first()
+        return None if row is None else _tournament(row)
+
+    async def list(self, channel: str) -> tuple[Tournament, ...]:
+        """The channel's tournaments, oldest first."""
+        result = await self._tx.execute(
+            select(tournaments_t).where(tournaments_t.c.channel == channel).order_by(tournaments_t.c.id)
+        )
+        return tuple(_tournament(row) for row in result)
+
+
+class Games:
+    """``uow.games``: games with their snapshots. Writes are optimistic: :meth:`save` only succeeds
+    against the version it was loaded at, so two processes cannot both apply a move."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+        # Games as stored, for those this unit of work loaded or wrote. A successful save proves
+        # nobody else wrote since, so save writes only the participant rows that changed and
+        # builds its answer without reading the game back.
+        self._known: dict[int, GameRecord] = {}
+
+    async def get(self, game_id: int) -> GameRecord | None:
+        return await self._first(_game_by_id(self._tx.dialect), {"b_id": game_id})
+
+    async def open_in(self, channel: str) -> GameRecord | None:
+        """The channel's open game, if it has one (it has at most one)."""
+        return await self._first(_open_game_in(self._tx.dialect), {"b_channel": channel})
+
+    async def create(
+        self,
+        tournament_id: int,
+        channel: str,
+        kind: str,
+        options: Mapping[str, Any],
+        seed: bytes,
+        commitment: str,
+        snapshot: Mapping[str, Any],
+        to_act: str | None,
+        now: datetime,
+        *,
+        turn_deadline: datetime | None = None,
+        participants: Sequence[SeatLike] = (),
+    ) -> GameRecord:
+        """Open a game as the tournament's next number, at version 1.
+
+        Raises :class:`GameAlreadyOpen` when the channel has an open game (also when another process
+        opened one a moment ago) and :class:`UnknownTournament` for a missing tournament.
+        """
+        if kind not in GAME_KINDS:
+            raise ValueError(f"kind must be one of {', '.join(GAME_KINDS)}, not {kind!r}")
+        _check_instant("now", now)
+        _check_instant("turn_deadline", turn_deadline)
+        seats = _participant_values(0, participants)  # validated before anything is written
+        # Locking the tournament row serialises game creation within it (PostgreSQL; SQLite's unit of
+        # work already holds the write lock), so the number below is never taken twice and a second
+        # game racing for the channel fails on the open-game index, as GameAlreadyOpen.
+        tournament = (
+            await self._tx.execute(
+                select(tournaments_t.c.id).where(tournaments_t.c.id == tournament_id).with_for_update()
+            )
+        ).first()
+        if tournament is None:
+            raise UnknownTournament(tournament_id)
+        next_number = (
+            select(func.coalesce(func.max(games_t.c.number), 0) + 1)
+            .where(games_t.c.tournament_id == tournament_id)
+            .scalar_subquery()
+        )
+        statement = (
+            insert(games_t)
+            .values(
+                tournament_id=tournament_id,
+                channel=channel,
+                kind=kind,
+                number=next_number,
+                options=dict(options),
+                status="open",
+                seed=bytes(seed),
+                commitment=commitment,
+                dice_used=0,
+                snapshot=dict(snapshot),
+                version=1,
+                to_act=to_act,
+                turn_deadline=turn_deadline,
+                opened_at=now,
+                closed_at=None,
+            )
+            .returning(*games_t.c)
+        )
+        try:
+            row = (await self._tx.execute(statement)).one()
+        except exc.IntegrityError as error:
+            if _violated(error, OPEN_GAME_PER_CHANNEL, "games.channel"):
+                raise GameAlreadyOpen(channel) from error
+            if _violated(error, "uq_games_tournament_id_number", "games.tournament_id, games.number"):
+                raise Conflict(f"another game was just created in tournament {tournament_id}") from error
+            raise
+        records = await self._write_participants(row.id, seats, ())
+        created = _game(row, row.snapshot, records)
+        self._known[created.id] = created
+        return created
+
+    async def save(
+        self,
+        game_id: int,
+        expected_version: int,
+        snapshot: Mapping[str, Any],
+        dice_used: int,
+        to_act: str | None,
+        turn_deadline: datetime | None,
+        participants: Sequence[SeatLike],
+        status: str = "open",
+        closed_at: datetime | None = None,
+    ) -> GameRecord:
+        """Store the game's new state as version ``expected_version + 1`` and replace its participants.
+
+        The update only matches while the stored version is still ``expected_version``; otherwise
+        :class:`StaleVersion` is raised and nothing is written (so a second process that loaded the
+        same version loses, whatever the timing).
+        """
+        if status not in GAME_STATUSES:
+            raise ValueError(f"status must be one of {', '.join(GAME_STATUSES)}, not {status!r}")
+        if (status == "closed") != (closed_at is not None):
+            raise ValueError("closed_at is given exactly when the status is 'closed'")
+        if dice_used < 0:
+            raise ValueError(f"dice_used cannot be negative ({dice_used})")
+        _check_instant("turn_deadline", turn_deadline)
+        _check_instant("closed_at", closed_at)
+        seats = _participant_values(game_id, participants)
+        stored_snapshot = dict(snapshot)
+        parameters = {
+            "b_id": game_id,
+            "b_expected": expected_version,
+            "b_version": expected_version + 1,
+            "b_snapshot": stored_snapshot,
+            "b_dice_used": dice_used,
+            "b_to_act": to_act,
+            "b_turn_deadline": turn_deadline,
+            "b_status": status,
+            "b_closed_at": closed_at,
+        }
+        if (await self._tx.execute(_UPDATE_GAME, parameters)).rowcount != 1:
+            actual = (await self._tx.execute(_GAME_VERSION, {"b_id": game_id})).scalar_one_or_none()
+            if actual is None:
+                raise UnknownGame(game_id)
+            raise StaleVersion(game_id, expected_version, actual)
+        known = self._known.get(game_id)
+        records = await self._write_participants(game_id, seats, known.participants if known else None)
+        if known is None:  # saved without loading it first: read the rest of the row back
+            reloaded = await self.get(game_id)
+            assert reloaded is not None  # the update above just matched it
+            return reloaded
+        saved = dataclasses.replace(
+            known,
+            version=expected_version + 1,
+            snapshot=stored_snapshot,
+            dice_used=dice_used,
+            to_act=to_act,
+            turn_deadline=turn_deadline.astimezone(UTC) if turn_deadline else None,
+            status=status,
+            closed_at=closed_at.astimezone(UTC) if closed_at else None,
+            participants=records,
+        )
+        self._known[game_id] = saved
+        return saved
+
+    async def closed_in(self, tournament_id: int) -> tuple[GameRecord, ...]:
+        """The tournament's closed games in number order, with participants: the standings' input."""
+        return await self._many(
+            (games_t.c.tournament_id == tournament_id) & (games_t.c.status == "closed"),
+            games_t.c.number,
+        )
+
+    async def due(self, now: datetime) -> tuple[GameRecord, ...]:
+        """Open games whose player to act let the turn deadline pass, most overdue first."""
+        _check_instant("now", now)
+        return await self._many(
+            _IS_OPEN & games_t.c.turn_deadline.is_not(None) & (games_t.c.turn_deadline <= now),
+            games_t.c.turn_deadline,
+        )
+
+    async def list_closed(self, game_id: int | None = None) -> tuple[GameRecord, ...]:
+        """Closed games (seeds revealed) for verification: all of them, or only ``game_id``."""
+        condition = games_t.c.status == "closed"
+        if game_id is not None:
+            condition = condition & (games_t.c.id == game_id)
+        return await self._many(condition, games_t.c.id)
+
+    async def _first(self, statement: Select[Any], parameters: dict[str, Any]) -> GameRecord | None:
+        row = (await self._tx.execute(statement, parameters)).first()
+        return None if row is None else self._loaded(row)
+
+    async def _many(self, condition: Any, order: Any) -> tuple[GameRecord, ...]:
+        statement = _select_games(self._tx.dialect).where(condition).order_by(order, games_t.c.id)
+        return tuple(self._loaded(row) for row in await self._tx.execute(statement))
+
+    def _loaded(self, row: Row[Any]) -> GameRecord:
+        seats = sorted(
+            (ParticipantRecord(row.id, *seat) for seat in row.seats or ()), key=lambda seat: seat.position
+        )
+        record = _game(row, row.snapshot, seats)
+        self._known[record.id] = record
+        return record
+
+    async def _write_participants(
+        self,
+        game_id: int,
+        seats: Sequence[dict[str, Any]],
+        stored: tuple[ParticipantRecord, ...] | None,
+    ) -> tuple[ParticipantRecord, ...]:
+        """Make the game's participant rows equal ``seats``; ``stored`` (if known) is what they are now."""
+        records = tuple(ParticipantRecord(game_id=game_id, **seat) for seat in seats)
+        if stored is not None and {r.player for r in stored} == {r.player for r in records}:
+            before = {r.player: r for r in stored}
+            changed = [r for r in records if r != before[r.player]]
+            if changed:
+                fields = ("game_id", *PARTICIPANT_FIELDS)
+                rows = [{f"b_{field}": getattr(r, field) for field in fields} for r in changed]
+                await self._tx.execute(_UPDATE_PARTICIPANT, rows)
+        else:
+            if stored != ():
+                await self._tx.execute(_DELETE_PARTICIPANTS, {"b_game_id": game_id})
+            if records:
+                await self._tx.execute(_INSERT_PARTICIPANTS, [dataclasses.asdict(r) for r in records])
+        return records
+
+
+class ChannelSettingsRepository:
+    """``uow.settings``: per-guild and per-channel overrides; a channel row beats its guild's row
+    (stored with channel ``""``), which beats the bot's defaults. A NULL field inherits."""
+
+    def __init__(self, tx: Transaction, defaults: ChannelDefaults) -> None:
+        self._tx = tx
+        self._defaults = defaults
+
+    async def get(self, guild: str, channel: str) -> ChannelSettings:
+        result = await self._tx.execute(
+            select(settings_t).where(settings_t.c.guild == guild, settings_t.c.channel.in_({channel, ""}))
+        )
+        rows = {row.channel: row for row in result}
+        layers = [rows.get(channel), rows.get("")] if channel else [rows.get("")]
+        resolved: dict[str, Any] = {}
+        for field in SETTING_FIELDS:
+            value = getattr(self._defaults, field)
+            for layer in layers:
+                if layer is not None and getattr(layer, field) is not None:
+                    value = getattr(layer, field)
+                    break
+            resolved[field] = value
+        return ChannelSettings(guild=guild, channel=channel, **resolved)
+
+    async def set(self, guild: str, channel: str, **fields: Any) -> ChannelSettings:
+        """Override some fields for a channel (``channel=""``: the whole guild); None clears one.
+        Returns the settings now in force there."""
+        unknown = set(fields) - set(SETTING_FIELDS)
+        if unknown:
+            raise TypeError(f"unknown channel settings: {', '.join(sorted(unknown))}")
+        timeout = fields.get("turn_timeout_seconds")
+        if timeout is not None and (not isinstance(timeout, int) or timeout <= 0):
+            raise ValueError(f"turn_timeout_seconds must be a positive whole number, not {timeout!r}")
+        make_insert = postgresql_insert if self._tx.dialect == "postgresql" else sqlite_insert
+        statement = make_insert(settings_t).values(guild=guild, channel=channel, **fields)
+        if fields:
+            statement = statement.on_conflict_do_update(
+                index_elements=[settings_t.c.guild, settings_t.c.channel],
+                set_={field: statement.excluded[field] for field in fields},
+            )
+        else:
+            statement = statement.on_conflict_do_nothing()
+        await self._tx.execute(statement)
+        return await self.get(guild, channel)
+
+
+# --- rows to records --------------------------------------------------------------------------------
+
+
+def _participant_values(game_id: int, seats: Iterable[SeatLike]) -> list[dict[str, Any]]:
+    values = [
+        {"player": s.player, "name": s.name, "position": i, "role": s.role, "points": int(s.points)}
+        for i, s in enumerate(seats)
+    ]
+    players = [v["player"] for v in values]
+    if len(set(players)) != len(players):
+        raise ValueError(f"game {game_id}: a participant appears twice in {players}")
+    return values
+
+
+def _tournament(row: Row[Any]) -> Tournament:
+    return Tournament(
+        id=row.id,
+        guild=row.guild,
+        channel=row.channel,
+        name=row.name,
+        scoring=row.scoring,
+        created_at=row.created_at,
+    )
+
+
+def _game(row: Row[Any], snapshot: dict[str, Any], participants: Sequence[ParticipantRecord]) -> GameRecord:
+    return GameRecord(
+        id=row.id,
+        tournament_id=row.tournament_id,
+        channel=row.channel,
+        kind=row.kind,
+        number=row.number,
+        options=row.options,
+        status=row.status,
+        seed=bytes(row.seed),
+        commitment=row.commitment,
+        dice_used=row.dice_used,
+        snapshot=snapshot,
+        version=row.version,
+        to_act=row.to_act,
+        turn_deadline=row.turn_deadline,
+        opened_at=row.opened_at,
+        closed_at=row.closed_at,
+        participants=tuple(participants),
+    )
+
+
+def _log_entry(row: Row[Any]) -> LogEntry:
+    return LogEntry(
+        id=row.id,
+        message_id=row.message_id,
+        game_id=row.game_id,
+        channel=row.channel,
+        actor=row.actor,
+        text=row.text,
+        command=row.command,
+        events=row.events,
+        dice=row.dice,
+        dice_from=row.dice_from,
+        reply=row.reply,
+        created_at=row.created_at,
+    )

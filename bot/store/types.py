@@ -1,0 +1,47 @@
+"""Column types that behave the same on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, Integer
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
+
+# JSON documents (snapshots, options, events): JSONB where the server has it.
+JSONDocument = JSON().with_variant(JSONB(), "postgresql")
+
+# A 64-bit key that SQLite still treats as its rowid (only INTEGER PRIMARY KEY autoincrements there).
+BigKey = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware instant: stored in UTC, always read back with ``tzinfo=UTC``.
+
+    PostgreSQL keeps it as ``timestamptz``; SQLite has no such type, so the value is stored as UTC
+    text and the zone is put back on the way out. Naive datetimes are refused: the caller decides
+    "now", and an instant without a zone is a bug waiting to happen.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if not isinstance(value, datetime):
+            raise TypeError(f"expected a datetime, got {type(value).__name__}")
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"naive datetime {value.isoformat()}: pass a timezone-aware instant")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        instant = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+        if instant.tzinfo is None:
+            return instant.replace(tzinfo=UTC)
+        return instant.astimezone(UTC)

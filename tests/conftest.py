@@ -1,0 +1,266 @@
+"""Fixtures shared by the whole suite: databases on both stores, and an opened :class:`Store`.
+
+* ``db_url`` — a database at the newest schema with empty tables, once on SQLite (a file in the
+  test's temp folder) and once on PostgreSQL (marked ``postgres``). Tests must not change its schema.
+* ``blank_db_url`` — a database with no schema at all (never migrated), on both stores.
+* ``store`` — ``await Store.open(db_url)``, closed after the test.
+
+PostgreSQL: one database of each kind is created per test session (named after the process, so
+parallel sessions on one server do not meet), migrated once with the real migrations, emptied
+before every test and dropped at the end. Without a reachable server those parameters are skipped —
+unless the environment variable ``CI`` is set: then an unreachable server fails them.
+The server is ``TEST_POSTGRES_URL`` (any database on it, used for maintenance), by default
+``postgresql://postgres@$PGHOST:$PGPORT/postgres`` (127.0.0.1:5432).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import secrets
+import shutil
+import threading
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, TypeVar
+
+import asyncpg
+import pytest
+from sqlalchemy.engine import make_url
+
+from bot.store import Store
+from bot.store import migrate as store_migrate
+
+T = TypeVar("T")
+
+TABLES = ("command_log", "participants", "games", "tournaments", "channel_settings")
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _admin_url() -> str:
+    given = os.environ.get("TEST_POSTGRES_URL")
+    if given:
+        return given
+    host = os.environ.get("PGHOST", "127.0.0.1")
+    port = os.environ.get("PGPORT", "5432")
+    return f"postgresql://postgres@{host}:{port}/postgres"
+
+
+class PostgresServer:
+    """Test databases on one PostgreSQL server, driven from a private event loop on its own thread
+    (so the fixtures work for sync and async tests alike, whatever loop a test runs on)."""
+
+    def __init__(self, admin_url: str) -> None:
+        self.admin_url = make_url(admin_url).set(drivername="postgresql")
+        self.prefix = f"croupier_test_{os.getpid()}_{secrets.token_hex(3)}"
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="test-postgres", daemon=True)
+        self._thread.start()
+        self._connections: dict[str, Any] = {}
+        self._databases: list[str] = []
+
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        future: Future[T] = asyncio.run_coroutine_threadsafe(work, self._loop)
+        return future.result(timeout=120)
+
+    def url(self, database: str) -> str:
+        """The URL a user would type for this database (``postgresql://…``)."""
+        return self.admin_url.set(database=database).render_as_string(hide_password=False)
+
+    async def _connect(self, database: str) -> Any:
+        connection = self._connections.get(database)
+        if connection is None or connection.is_closed():
+            dsn = self.url(database)
+            connection = await asyncpg.connect(dsn, timeout=5)
+            await connection.execute("SET lock_timeout = '20s'")  # a leaked connection fails loudly
+            self._connections[database] = connection
+        return connection
+
+    def probe(self) -> None:
+        self.run(self._connect(self.admin_url.database or "postgres"))
+
+    def drop_leftovers(self) -> None:
+        """Drop test databases of sessions that died on this machine (killed runs leave them behind)."""
+        if self.admin_url.host not in {None, "", "127.0.0.1", "localhost", "::1"}:
+            return  # another machine's sessions may be alive: not ours to judge
+
+        async def drop() -> None:
+            admin = await self._connect(self.admin_url.database or "postgres")
+            query = "SELECT datname FROM pg_database WHERE starts_with(datname, 'croupier_test_')"
+            names = await admin.fetch(query)
+            for (name,) in names:
+                match = re.fullmatch(r"croupier_test_(\d+)_[0-9a-f]+_\w+", name)
+                if match is None or _alive(int(match.group(1))):
+                    continue
+                with contextlib.suppress(asyncpg.PostgresError):  # in use after all: leave it
+                    await admin.execute(f'DROP DATABASE "{name}"')
+
+        self.run(drop())
+
+    def create(self, suffix: str) -> str:
+        name = f"{self.prefix}_{suffix}"
+
+        async def create() -> None:
+            admin = await self._connect(self.admin_url.database or "postgres")
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await admin.execute(f'CREATE DATABASE "{name}"')
+
+        self.run(create())
+        self._databases.append(name)
+        return name
+
+    def empty_tables(self, database: str) -> str | None:
+        """Empty every table (ids restart at 1); answers the schema revision found."""
+
+        async def truncate() -> str | None:
+            connection = await self._connect(database)
+            await connection.execute(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
+            revision: str | None = await connection.fetchval("SELECT max(version_num) FROM alembic_version")
+            return revision
+
+        return self.run(truncate())
+
+    def drop_schema(self, database: str) -> None:
+        async def drop() -> None:
+            connection = await self._connect(database)
+            await connection.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+
+        self.run(drop())
+
+    def disconnect_clients(self, database: str) -> int:
+        """Cut the bot's connections to a database, as a server restart would; answers how many."""
+
+        async def terminate() -> int:
+            connection = await self._connect(database)
+            count: int = await connection.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = $1 AND application_name = 'croupier'",
+                database,
+            )
+            return count
+
+        return self.run(terminate())
+
+    def close(self) -> None:
+        async def close() -> None:
+            admin_name = self.admin_url.database or "postgres"
+            for name, connection in list(self._connections.items()):
+                if name != admin_name:
+                    await connection.close()
+            admin = await self._connect(admin_name)
+            for name in self._databases:
+                await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await admin.close()
+
+        try:
+            self.run(close())
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        self._loop.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """The test PostgreSQL server; skips (or, with CI set, fails) when none answers."""
+    server = PostgresServer(_admin_url())
+    try:
+        server.probe()
+    except Exception as error:
+        server.stop()
+        reason = (
+            f"PostgreSQL not reachable at {make_url(_admin_url()).render_as_string(hide_password=True)} "
+            f"({type(error).__name__}: {error}); start it with `make postgres` or set TEST_POSTGRES_URL"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason} — CI is set, so the PostgreSQL store tests must run", pytrace=False)
+        pytest.skip(reason)
+    server.drop_leftovers()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def _postgres_head(postgres_server: PostgresServer) -> str:
+    """A session database migrated to head once; tests get it with emptied tables."""
+    name = postgres_server.create("head")
+    store_migrate.upgrade(postgres_server.url(name))
+    return name
+
+
+@pytest.fixture(scope="session")
+def _postgres_blank(postgres_server: PostgresServer) -> str:
+    return postgres_server.create("blank")
+
+
+@pytest.fixture(scope="session")
+def _sqlite_head(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to head once; each test gets a copy."""
+    path = tmp_path_factory.mktemp("sqlite-head") / "head.sqlite3"
+    store_migrate.upgrade(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture(params=BACKENDS)
+def db_backend(request: pytest.FixtureRequest) -> str:
+    """``"sqlite"`` or ``"postgresql"``."""
+    return str(request.param)
+
+
+@pytest.fixture
+def db_url(db_backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A database at the newest schema with empty tables (``sqlite:///…`` or ``postgresql://…``)."""
+    if db_backend == "sqlite":
+        path = tmp_path / "croupier.sqlite3"
+        shutil.copyfile(request.getfixturevalue("_sqlite_head"), path)
+        return f"sqlite:///{path}"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name: str = request.getfixturevalue("_postgres_head")
+    url = server.url(name)
+    try:
+        intact = server.empty_tables(name) == store_migrate.head_revision()
+    except asyncpg.UndefinedTableError:
+        intact = False
+    if not intact:  # a test broke the rule and changed the schema: rebuild it
+        server.drop_schema(name)
+        store_migrate.upgrade(url)
+    return url
+
+
+@pytest.fixture
+def blank_db_url(db_backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A database without any schema: a SQLite path not created yet, or an empty PostgreSQL database."""
+    if db_backend == "sqlite":
+        return f"sqlite:///{tmp_path / 'blank.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name: str = request.getfixturevalue("_postgres_blank")
+    server.drop_schema(name)
+    return server.url(name)
+
+
+@pytest.fixture
+async def store(db_url: str) -> AsyncIterator[Store]:
+    """An opened store on ``db_url``."""
+    opened = await Store.open(db_url)
+    try:
+        yield opened
+    finally:
+        await opened.close()

@@ -1,0 +1,284 @@
+"""Migrations and the start-up schema check (migrations/, bot/store/migrate.py), on both stores.
+
+The migrations are the only way a test database gets its schema (see tests/conftest.py), so the
+schema the repositories are tested against is the one users get.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect, text
+
+from bot.store import (
+    GameAlreadyOpen,
+    SchemaNotCurrent,
+    Store,
+    StoreUnavailable,
+    create_engine,
+    current_revision,
+    downgrade,
+    head_revision,
+    upgrade,
+)
+from bot.store import migrate as store_migrate
+from bot.store.models import Base
+
+REPO = Path(__file__).resolve().parents[2]
+TABLES = {"tournaments", "games", "participants", "command_log", "channel_settings"}
+NOW = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
+
+
+async def table_names(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return set(await connection.run_sync(lambda sync: inspect(sync).get_table_names()))
+    finally:
+        await engine.dispose()
+
+
+async def execute(url: str, statement: str) -> None:
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+async def test_upgrade_to_head_and_downgrade_to_base(blank_db_url: str) -> None:
+    """Also proves the sync API works from inside a running event loop."""
+    upgrade(blank_db_url)
+    assert current_revision(blank_db_url) == head_revision()
+    assert await table_names(blank_db_url) == TABLES | {"alembic_version"}
+
+    downgrade(blank_db_url, "base")
+    assert current_revision(blank_db_url) is None
+    assert await table_names(blank_db_url) == {"alembic_version"}  # Alembic's bookkeeping, now empty
+
+    upgrade(blank_db_url)  # and back: the downgrade left nothing in the way
+    assert current_revision(blank_db_url) == head_revision()
+
+
+async def test_schema_after_upgrade_matches_the_models(db_url: str) -> None:
+    engine = create_engine(db_url)
+    try:
+        async with engine.connect() as connection:
+            differences = await connection.run_sync(
+                lambda sync: compare_metadata(
+                    MigrationContext.configure(sync, opts={"compare_type": True}), Base.metadata
+                )
+            )
+    finally:
+        await engine.dispose()
+    assert differences == []
+
+
+async def test_a_blank_database_on_open(blank_db_url: str, db_backend: str) -> None:
+    """A new SQLite file is migrated on the spot; an empty PostgreSQL database is refused."""
+    if db_backend == "sqlite":
+        store = await Store.open(blank_db_url)
+        await store.close()
+        assert current_revision(blank_db_url) == head_revision()
+        return
+    with pytest.raises(SchemaNotCurrent) as caught:
+        await Store.open(blank_db_url)
+    message = str(caught.value)
+    assert f"croupier migrate --db {blank_db_url}" in message
+    assert "no Croupier schema yet" in message
+    assert caught.value.current is None
+    assert current_revision(blank_db_url) is None  # refusing changed nothing
+
+
+async def test_a_new_sqlite_file_and_its_folder_are_created_on_open(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "croupier.sqlite3"
+    async with await Store.open(f"sqlite+aiosqlite:///{path}") as store, store.unit_of_work() as uow:
+        assert await uow.tournaments.current("c") is None
+    assert path.is_file()
+    assert current_revision(f"sqlite:///{path}") == head_revision()
+
+
+async def test_two_processes_opening_a_new_sqlite_file_together_migrate_it_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    stores = await asyncio.gather(Store.open(url), Store.open(url))
+    for store in stores:
+        await store.close()
+    assert current_revision(url) == head_revision()
+
+
+async def test_a_database_downgraded_to_base_is_not_new_and_is_refused(blank_db_url: str) -> None:
+    upgrade(blank_db_url)
+    downgrade(blank_db_url, "base")
+    with pytest.raises(SchemaNotCurrent) as caught:
+        await Store.open(blank_db_url)
+    assert f"croupier migrate --db {blank_db_url}" in str(caught.value)
+
+
+async def test_a_foreign_sqlite_file_is_refused(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'other.sqlite3'}"
+    await execute(url, "CREATE TABLE notes (body TEXT)")
+    with pytest.raises(SchemaNotCurrent) as caught:
+        await Store.open(url)
+    assert "notes" in str(caught.value)
+    assert f"croupier migrate --db {url}" in str(caught.value)
+    assert await table_names(url) == {"notes"}
+
+
+async def test_a_database_from_a_newer_croupier_is_refused(blank_db_url: str) -> None:
+    upgrade(blank_db_url)
+    await execute(blank_db_url, "UPDATE alembic_version SET version_num = 'ffffffff'")
+    with pytest.raises(SchemaNotCurrent) as caught:
+        await Store.open(blank_db_url)
+    assert "newer Croupier" in str(caught.value)
+    assert caught.value.current == "ffffffff"
+
+
+# --- an older revision, with a second revision that rebuilds a table -------------------------------
+
+SECOND_REVISION = '''
+"""Test only: a change SQLite can only make by rebuilding the games table."""
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("note", sa.String(20), nullable=True))
+        batch.alter_column(
+            "commitment", type_=sa.String(80), existing_type=sa.String(64), existing_nullable=False
+        )
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.alter_column(
+            "commitment", type_=sa.String(64), existing_type=sa.String(80), existing_nullable=False
+        )
+        batch.drop_column("note")
+'''
+
+
+@pytest.fixture
+def second_revision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The real migrations plus a revision 0002, which becomes the code's head."""
+    scripts = tmp_path / "migrations"
+    shutil.copytree(REPO / "migrations", scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    (scripts / "versions" / "0002_test_rebuild_games.py").write_text(SECOND_REVISION, encoding="utf-8")
+    monkeypatch.setattr(store_migrate, "MIGRATIONS_DIR", scripts)
+    store_migrate._scripts.cache_clear()
+    yield "0002"
+    store_migrate._scripts.cache_clear()
+
+
+async def test_an_older_revision_is_refused_then_migrated_without_losing_data(
+    blank_db_url: str, second_revision: str
+) -> None:
+    upgrade(blank_db_url, "0001")
+    store = await Store.open(blank_db_url, check=False)
+    try:
+        async with store.unit_of_work() as uow:
+            tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+            first = await uow.games.create(
+                tournament.id, "chan", "verflixte6", {}, b"s1", "c1", {}, None, NOW
+            )
+            await uow.games.save(first.id, 1, {}, 0, None, None, [_Seat("anna")], "closed", NOW)
+            await uow.games.create(tournament.id, "chan", "verflixte6", {}, b"s2", "c2", {}, None, NOW)
+            await uow.commit()
+    finally:
+        await store.close()
+
+    with pytest.raises(SchemaNotCurrent) as caught:
+        await Store.open(blank_db_url)
+    message = str(caught.value)
+    assert "0001" in message
+    assert second_revision in message
+    assert f"croupier migrate --db {blank_db_url}" in message
+
+    upgrade(blank_db_url)  # what `croupier migrate` runs
+    assert current_revision(blank_db_url) == second_revision
+    async with await Store.open(blank_db_url) as store:
+        async with store.unit_of_work() as uow:
+            closed = await uow.games.closed_in(tournament.id)
+            # The rebuilt games table did not cascade into participants (foreign keys off while migrating).
+            assert [p.player for p in closed[0].participants] == ["anna"]
+            # The partial index survived the rebuild: still one open game per channel, closed ones free.
+            with pytest.raises(GameAlreadyOpen):
+                await uow.games.create(tournament.id, "chan", "killer", {}, b"s3", "c3", {}, None, NOW)
+        async with store.unit_of_work() as uow:
+            second = await uow.games.open_in("chan")
+            assert second is not None
+            await uow.games.save(second.id, 1, {}, 0, None, None, [], "closed", NOW)
+            third = await uow.games.create(tournament.id, "chan", "killer", {}, b"s3", "c3", {}, None, NOW)
+            assert third.number == 3
+
+    downgrade(blank_db_url, "0001")
+    assert current_revision(blank_db_url) == "0001"
+
+
+class _Seat:
+    def __init__(self, player: str) -> None:
+        self.player = player
+        self.name = player.title()
+        self.role = "stopped"
+        self.points = 7
+
+
+# --- unreachable databases ------------------------------------------------------------------------
+
+
+async def test_an_unreachable_postgres_is_store_unavailable_with_the_url_masked() -> None:
+    url = "postgresql://croupier:hunter2@127.0.0.1:1/croupier"
+    with pytest.raises(StoreUnavailable) as caught:
+        await Store.open(url)
+    message = str(caught.value)
+    assert "postgresql://croupier:***@127.0.0.1:1/croupier" in message
+    assert "hunter2" not in message
+    assert "refused" in message
+    assert "server running" in message
+    assert "asyncpg" not in message
+
+
+def test_migrating_an_unreachable_postgres_is_store_unavailable() -> None:
+    url = "postgresql://croupier@127.0.0.1:1/croupier"
+    with pytest.raises(StoreUnavailable, match=re.escape("127.0.0.1:1")):
+        upgrade(url)
+    with pytest.raises(StoreUnavailable, match=re.escape("127.0.0.1:1")):
+        current_revision(url)
+
+
+@pytest.mark.postgres
+async def test_a_missing_postgres_database_is_store_unavailable(postgres_server: Any) -> None:
+    url = postgres_server.url("croupier_no_such_database")
+    with pytest.raises(StoreUnavailable) as caught:
+        await Store.open(url)
+    assert "does not exist" in str(caught.value)
+    assert "createdb" in str(caught.value)
+
+
+def test_the_alembic_command_line_migrates_the_given_database(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    subprocess.run(
+        [sys.executable, "-m", "alembic", "-x", f"db={url}", "upgrade", "head"],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert current_revision(url) == head_revision()

@@ -1,0 +1,572 @@
+"""Repositories and the unit of work (bot/store/repositories.py, bot/store/uow.py), on both stores.
+
+Each DESIGN.md "Persistence" promise has a test here: one transaction per command (all or
+nothing), redelivered message ids change nothing, a stale version writes nothing, at most one open
+game per channel, channel settings resolve channel → guild → defaults, and instants keep their zone.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from bot.store import (
+    ChannelDefaults,
+    DuplicateMessage,
+    GameAlreadyOpen,
+    GameRecord,
+    StaleVersion,
+    Store,
+    UnknownGame,
+    UnknownTournament,
+)
+from engine.game import Seat
+
+NOW = datetime(2026, 3, 1, 20, 0, 0, 123456, tzinfo=UTC)
+SEED = bytes(range(32))
+COMMITMENT = "ab" * 32
+
+
+async def new_game(store: Store, channel: str = "chan-1", *, players: tuple[str, ...] = ()) -> GameRecord:
+    async with store.unit_of_work() as uow:
+        tournament = await uow.tournaments.current(channel)
+        if tournament is None:
+            tournament = await uow.tournaments.create("guild-1", channel, "Spring cup", "sum", NOW)
+        game = await uow.games.create(
+            tournament.id,
+            channel,
+            "verflixte6",
+            {"target": 100},
+            SEED,
+            COMMITMENT,
+            {"phase": "playing", "players": list(players)},
+            players[0] if players else None,
+            NOW,
+            participants=[Seat(p, p.title(), "jungfrau", 0) for p in players],
+        )
+        await uow.commit()
+    return game
+
+
+async def close(store: Store, game: GameRecord, points: dict[str, int]) -> GameRecord:
+    async with store.unit_of_work() as uow:
+        closed = await uow.games.save(
+            game.id,
+            game.version,
+            {"phase": "over"},
+            game.dice_used + 3,
+            None,
+            None,
+            [Seat(p, p.title(), "stopped", n) for p, n in points.items()],
+            "closed",
+            NOW + timedelta(hours=1),
+        )
+        await uow.commit()
+    return closed
+
+
+# --- unit of work --------------------------------------------------------------------------------
+
+
+async def test_nothing_is_kept_without_commit(store: Store) -> None:
+    async with store.unit_of_work() as uow:
+        await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+        assert await uow.tournaments.current("chan") is not None  # visible inside its own transaction
+    async with store.unit_of_work() as uow:
+        assert await uow.tournaments.current("chan") is None
+
+
+async def test_an_error_inside_the_block_rolls_everything_back(store: Store) -> None:
+    async def failing_command() -> None:
+        async with store.unit_of_work() as uow:
+            await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        await failing_command()
+    async with store.unit_of_work() as uow:
+        assert await uow.tournaments.list("chan") == ()
+
+
+async def test_a_unit_of_work_can_go_on_after_a_commit(store: Store) -> None:
+    async with store.unit_of_work() as uow:
+        await uow.tournaments.create("g", "chan", "Kept", "sum", NOW)
+        await uow.commit()
+        await uow.tournaments.create("g", "chan", "Dropped", "sum", NOW)
+    async with store.unit_of_work(read_only=True) as uow:
+        assert [t.name for t in await uow.tournaments.list("chan")] == ["Kept"]
+
+
+async def test_a_closed_unit_of_work_refuses_to_commit(store: Store) -> None:
+    uow = store.unit_of_work()
+    async with uow:
+        pass
+    with pytest.raises(RuntimeError, match="not open"):
+        await uow.commit()
+
+
+# --- tournaments --------------------------------------------------------------------------------
+
+
+async def test_tournaments_current_is_the_newest_in_the_channel(store: Store) -> None:
+    async with store.unit_of_work() as uow:
+        assert await uow.tournaments.current("chan") is None
+        first = await uow.tournaments.create("g", "chan", "Spring", "sum", NOW)
+        second = await uow.tournaments.create("g", "chan", "Summer", "placement", NOW + timedelta(days=90))
+        other = await uow.tournaments.create("g", "elsewhere", "Other", "sum", NOW)
+        await uow.commit()
+    async with store.unit_of_work() as uow:
+        assert await uow.tournaments.current("chan") == second
+        assert await uow.tournaments.list("chan") == (first, second)
+        assert await uow.tournaments.get(other.id) == other
+        assert await uow.tournaments.get(9999) is None
+    assert second.scoring == "placement"
+    assert second.guild == "g"
+
+
+async def test_a_tournament_scoring_must_be_known(store: Store) -> None:
+    async with store.unit_of_work() as uow:
+        with pytest.raises(ValueError, match="scoring"):
+            await uow.tournaments.create("g", "chan", "Cup", "most-sixes", NOW)
+
+
+# --- games --------------------------------------------------------------------------------------
+
+
+async def test_a_new_game_is_open_at_version_1_with_its_seat_order(store: Store) -> None:
+    game = await new_game(store, players=("carla", "anna", "bert"))
+    assert game.status == "open"
+    assert game.is_open
+    assert game.number == 1
+    assert game.version == 1
+    assert game.dice_used == 0
+    assert game.to_act == "carla"
+    assert [(p.player, p.name, p.position) for p in game.participants] == [
+        ("carla", "Carla", 0),
+        ("anna", "Anna", 1),
+        ("bert", "Bert", 2),
+    ]
+    async with store.unit_of_work() as uow:
+        loaded = await uow.games.open_in("chan-1")
+        assert loaded == game
+        assert await uow.games.get(game.id) == game
+    assert loaded.seed == SEED
+    assert loaded.commitment == COMMITMENT
+    assert loaded.options == {"target": 100}
+    assert loaded.snapshot == {"phase": "playing", "players": ["carla", "anna", "bert"]}
+
+
+async def test_the_seed_never_shows_in_a_records_repr(store: Store) -> None:
+    game = await new_game(store)
+    assert SEED.hex() not in repr(game)
+    assert repr(SEED) not in repr(game)
+
+
+async def test_games_are_numbered_within_their_tournament(store: Store) -> None:
+    first = await new_game(store, "chan-1")
+    await close(store, first, {})
+    second = await new_game(store, "chan-1")
+    elsewhere = await new_game(store, "chan-2")
+    assert (first.number, second.number, elsewhere.number) == (1, 2, 1)
+    assert first.tournament_id == second.tournament_id != elsewhere.tournament_id
+
+
+async def test_a_game_needs_an_existing_tournament_and_a_known_kind(store: Store) -> None:
+    async with store.unit_of_work() as uow:
+        with pytest.raises(UnknownTournament):
+            await uow.games.create(404, "chan", "killer", {}, SEED, COMMITMENT, {}, None, NOW)
+        tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+        with pytest.raises(ValueError, match="kind"):
+            await uow.games.create(tournament.id, "chan", "yahtzee", {}, SEED, COMMITMENT, {}, None, NOW)
+
+
+async def test_at_most_one_open_game_per_channel(store: Store) -> None:
+    game = await new_game(store, "chan-1")
+    with pytest.raises(GameAlreadyOpen) as caught:
+        await new_game(store, "chan-1")
+    assert caught.value.channel == "chan-1"
+    async with store.unit_of_work() as uow:
+        assert await uow.games.open_in("chan-1") == game  # the refused game left no trace
+    await new_game(store, "chan-2")  # another channel is free
+    await close(store, game, {})
+    again = await new_game(store, "chan-1")  # and closing frees the channel
+    assert again.number == 2
+
+
+async def test_save_bumps_the_version_and_replaces_the_participants(store: Store) -> None:
+    game = await new_game(store, players=("anna", "bert", "carla"))
+    deadline = NOW + timedelta(days=1)
+    async with store.unit_of_work() as uow:
+        saved = await uow.games.save(
+            game.id,
+            1,
+            {"phase": "playing", "turn": 2},
+            5,
+            "bert",
+            deadline,
+            [Seat("bert", "Bert", "playing", 12), Seat("anna", "Anna B.", "stopped", 30)],
+        )
+        await uow.commit()
+    assert saved.version == 2
+    assert saved.to_act == "bert"
+    assert saved.turn_deadline == deadline
+    async with store.unit_of_work() as uow:
+        loaded = await uow.games.get(game.id)
+    assert loaded == saved
+    assert loaded is not None
+    assert loaded.snapshot == {"phase": "playing", "turn": 2}
+    assert loaded.dice_used == 5
+    assert [(p.player, p.name, p.role, p.points, p.position) for p in loaded.participants] == [
+        ("bert", "Bert", "playing", 12, 0),
+        ("anna", "Anna B.", "stopped", 30, 1),
+    ]
+
+
+async def test_saves_after_a_load_store_exactly_the_new_table(store: Store) -> None:
+    """The command path: load, save, save again; each answer equals what a fresh load reads."""
+    game = await new_game(store, players=("anna", "bert", "carla"))
+    evening = timezone(timedelta(hours=2))
+    steps = [
+        # one player's points change (the usual throw)
+        [
+            Seat("anna", "Anna", "jungfrau", 0),
+            Seat("bert", "Bert", "playing", 9),
+            Seat("carla", "Carla", "jungfrau", 0),
+        ],
+        # same players, new order and roles
+        [
+            Seat("carla", "Carla", "playing", 0),
+            Seat("anna", "Anna", "stopped", 0),
+            Seat("bert", "Bert", "stopped", 9),
+        ],
+        # one leaves, one joins
+        [Seat("carla", "Carla", "playing", 4), Seat("dora", "Dora", "jungfrau", 0)],
+        # nothing changes
+        [Seat("carla", "Carla", "playing", 4), Seat("dora", "Dora", "jungfrau", 0)],
+    ]
+    async with store.unit_of_work() as uow:
+        current = await uow.games.open_in("chan-1")
+        assert current is not None
+        answers = []
+        for number, seats in enumerate(steps, start=1):
+            deadline = datetime(2026, 3, 2, 20, number, tzinfo=evening)
+            current = await uow.games.save(
+                current.id, current.version, {"step": number}, number, seats[0].player, deadline, seats
+            )
+            answers.append(current)
+        await uow.commit()
+    async with store.unit_of_work() as uow:
+        stored = await uow.games.get(game.id)
+    assert stored == answers[-1]
+    assert stored is not None
+    assert stored.version == 1 + len(steps)
+    assert [(p.player, p.role, p.points, p.position) for p in stored.participants] == [
+        ("carla", "playing", 4, 0),
+        ("dora", "jungfrau", 0, 1),
+    ]
+    assert stored.turn_deadline == datetime(2026, 3, 2, 18, 4, tzinfo=UTC)
+
+
+async def test_each_answer_of_save_matches_the_stored_game(store: Store) -> None:
+    game = await new_game(store, players=("anna", "bert"))
+    for points in (3, 8):
+        async with store.unit_of_work() as uow:
+            loaded = await uow.games.get(game.id)
+            assert loaded is not None
+            seats = [Seat("anna", "Anna", "playing", points), Seat("bert", "Bert", "jungfrau", 0)]
+            saved = await uow.games.save(
+                loaded.id, loaded.version, {"points": points}, points, "anna", None, seats
+            )
+            await uow.commit()
+        async with store.unit_of_work() as uow:
+            assert await uow.games.get(game.id) == saved
+
+
+async def test_a_stale_save_raises_and_writes_nothing(store: Store) -> None:
+    game = await new_game(store, players=("anna",))
+    async with store.unit_of_work() as uow:
+        await uow.games.save(game.id, 1, {"turn": 2}, 2, "anna", None, [Seat("anna", "Anna", "playing", 4)])
+        await uow.commit()
+
+    async def command_from_a_stale_load() -> None:
+        async with store.unit_of_work() as uow:
+            await uow.log.append(
+                "m-1", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id
+            )
+            await uow.games.save(game.id, 1, {"turn": 99}, 9, None, None, [])
+            await uow.commit()
+
+    with pytest.raises(StaleVersion) as caught:
+        await command_from_a_stale_load()
+    assert (caught.value.expected, caught.value.actual) == (1, 2)
+    async with store.unit_of_work() as uow:
+        loaded = await uow.games.get(game.id)
+        assert await uow.log.find("m-1") is None  # the whole command was undone
+    assert loaded is not None
+    assert (loaded.version, loaded.snapshot, loaded.dice_used) == (2, {"turn": 2}, 2)
+    assert [(p.player, p.points) for p in loaded.participants] == [("anna", 4)]
+
+
+async def test_saving_a_missing_game_says_so(store: Store) -> None:
+    async with store.unit_of_work() as uow:
+        with pytest.raises(UnknownGame):
+            await uow.games.save(404, 1, {}, 0, None, None, [])
+
+
+async def test_save_checks_its_arguments_before_writing(store: Store) -> None:
+    game = await new_game(store)
+    async with store.unit_of_work() as uow:
+        with pytest.raises(ValueError, match="closed_at"):
+            await uow.games.save(game.id, 1, {}, 0, None, None, [], "closed")
+        with pytest.raises(ValueError, match="closed_at"):
+            await uow.games.save(game.id, 1, {}, 0, None, None, [], "open", NOW)
+        with pytest.raises(ValueError, match="status"):
+            await uow.games.save(game.id, 1, {}, 0, None, None, [], "paused")
+        with pytest.raises(ValueError, match="twice"):
+            await uow.games.save(game.id, 1, {}, 0, None, None, [Seat("a", "A", "x", 0)] * 2)
+        with pytest.raises(ValueError, match="timezone"):
+            await uow.games.save(game.id, 1, {}, 0, None, datetime(2026, 1, 1), [])
+        assert (await uow.games.get(game.id)) == game
+
+
+async def test_closed_games_of_a_tournament_in_order_with_participants(store: Store) -> None:
+    first = await close(store, await new_game(store, players=("anna", "bert")), {"anna": 30, "bert": 12})
+    second = await close(store, await new_game(store, players=("bert",)), {"bert": 50})
+    await new_game(store, players=("anna",))  # still open: not part of the standings
+    async with store.unit_of_work() as uow:
+        closed = await uow.games.closed_in(first.tournament_id)
+    assert [g.number for g in closed] == [1, 2]
+    assert closed == (first, second)
+    assert [(p.player, p.points) for p in closed[0].participants] == [("anna", 30), ("bert", 12)]
+    assert all(g.status == "closed" and g.closed_at == NOW + timedelta(hours=1) for g in closed)
+
+
+async def test_due_lists_open_games_whose_deadline_passed(store: Store) -> None:
+    overdue = await new_game(store, "chan-1", players=("anna",))
+    later = await new_game(store, "chan-2", players=("bert",))
+    await new_game(store, "chan-3", players=("carla",))  # no deadline at all
+    most_overdue = await new_game(store, "chan-4", players=("dora",))
+    saved: dict[int, GameRecord] = {}
+    async with store.unit_of_work() as uow:
+        for game, deadline in (
+            (overdue, NOW - timedelta(minutes=1)),
+            (later, NOW + timedelta(minutes=1)),
+            (most_overdue, NOW - timedelta(days=2)),
+        ):
+            saved[game.id] = await uow.games.save(game.id, 1, {}, 0, game.to_act, deadline, game.participants)
+        await uow.commit()
+    async with store.unit_of_work() as uow:
+        assert [g.id for g in await uow.games.due(NOW)] == [most_overdue.id, overdue.id]
+        # an instant in another zone is the same instant
+        assert [g.id for g in await uow.games.due(NOW.astimezone(timezone(timedelta(hours=-5))))] == [
+            most_overdue.id,
+            overdue.id,
+        ]
+        assert len(await uow.games.due(NOW + timedelta(minutes=2))) == 3
+    await close(store, saved[overdue.id], {})
+    async with store.unit_of_work() as uow:
+        assert [g.id for g in await uow.games.due(NOW)] == [most_overdue.id]
+
+
+async def test_list_closed_gives_the_games_whose_seed_may_be_revealed(store: Store) -> None:
+    one = await close(store, await new_game(store, "chan-1"), {})
+    two = await close(store, await new_game(store, "chan-2"), {})
+    still_open = await new_game(store, "chan-3")
+    async with store.unit_of_work() as uow:
+        assert await uow.games.list_closed() == (one, two)
+        assert await uow.games.list_closed(two.id) == (two,)
+        assert await uow.games.list_closed(still_open.id) == ()
+    assert one.seed == SEED
+
+
+# --- command log --------------------------------------------------------------------------------
+
+
+async def test_log_append_then_find(store: Store) -> None:
+    game = await new_game(store, players=("anna",))
+    events = [{"kind": "v6.thrown", "player": "anna", "face": 4}, {"kind": "v6.total", "total": 4}]
+    reply = {"content": "Anna würfelt eine 4 — Zwischenstand 4", "embeds": []}
+    async with store.unit_of_work() as uow:
+        assert await uow.log.find("1234567890") is None
+        entry = await uow.log.append(
+            "1234567890",
+            channel="chan-1",
+            actor="anna",
+            text="weiter mit Joker Rattenlord",
+            now=NOW,
+            game_id=game.id,
+            command={"type": "Continue", "joker": "rattenlord"},
+            events=events,
+            dice=[4],
+            dice_from=0,
+            reply=reply,
+        )
+        await uow.commit()
+    async with store.unit_of_work() as uow:
+        found = await uow.log.find("1234567890")
+    assert found == entry
+    assert found is not None
+    assert found.events == events
+    assert found.dice == [4]
+    assert found.reply == reply
+    assert found.text == "weiter mit Joker Rattenlord"
+    assert found.created_at == NOW
+
+
+async def test_log_entries_of_a_game_in_order(store: Store) -> None:
+    game = await new_game(store, players=("anna",))
+    async with store.unit_of_work() as uow:
+        for n in range(3):
+            await uow.log.append(
+                f"m-{n}",
+                channel="chan-1",
+                actor="anna",
+                text="weiter",
+                now=NOW,
+                game_id=game.id,
+                dice=[n + 1],
+                dice_from=n,
+            )
+        await uow.log.append("chat", channel="chan-1", actor="bert", text="hallo", now=NOW)
+        await uow.commit()
+    async with store.unit_of_work() as uow:
+        entries = await uow.log.of_game(game.id)
+    assert [(e.message_id, e.dice, e.dice_from) for e in entries] == [
+        ("m-0", [1], 0),
+        ("m-1", [2], 1),
+        ("m-2", [3], 2),
+    ]
+
+
+async def test_a_redelivered_message_is_refused_and_its_whole_unit_of_work_undone(store: Store) -> None:
+    game = await new_game(store, players=("anna",))
+    async with store.unit_of_work() as uow:
+        await uow.log.append(
+            "msg-42", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id
+        )
+        await uow.games.save(game.id, 1, {"turn": 2}, 1, "anna", None, game.participants)
+        await uow.commit()
+
+    async def redelivered_command() -> None:
+        async with store.unit_of_work() as uow:
+            await uow.games.save(game.id, 2, {"turn": 3}, 2, "anna", None, [])
+            await uow.tournaments.create("g", "chan-9", "Should vanish", "sum", NOW)
+            await uow.log.append(
+                "msg-42", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id
+            )
+            await uow.commit()
+
+    with pytest.raises(DuplicateMessage) as caught:
+        await redelivered_command()
+    assert caught.value.message_id == "msg-42"
+
+    async with store.unit_of_work() as uow:
+        loaded = await uow.games.get(game.id)
+        assert await uow.tournaments.current("chan-9") is None
+        assert len(await uow.log.of_game(game.id)) == 1
+    assert loaded is not None
+    assert (loaded.version, loaded.snapshot) == (2, {"turn": 2})
+    assert [p.player for p in loaded.participants] == ["anna"]
+
+
+# --- channel settings ---------------------------------------------------------------------------
+
+
+async def test_channel_settings_resolve_channel_then_guild_then_defaults(db_url: str) -> None:
+    defaults = ChannelDefaults(language=None, moderator_role="Croupier", turn_timeout_seconds=86_400)
+    async with await Store.open(db_url, defaults=defaults) as store:
+        async with store.unit_of_work() as uow:
+            plain = await uow.settings.get("guild", "chan")
+            assert (plain.language, plain.moderator_role, plain.turn_timeout_seconds) == (
+                None,
+                "Croupier",
+                86_400,
+            )
+
+            await uow.settings.set("guild", "", language="de", turn_timeout_seconds=3600)
+            await uow.settings.set("guild", "chan", language="fr")
+            await uow.commit()
+
+        async with store.unit_of_work() as uow:
+            chan = await uow.settings.get("guild", "chan")
+            sibling = await uow.settings.get("guild", "other-chan")
+            guild_wide = await uow.settings.get("guild", "")
+            stranger = await uow.settings.get("other-guild", "chan")
+        assert (chan.language, chan.moderator_role, chan.turn_timeout_seconds) == ("fr", "Croupier", 3600)
+        assert (sibling.language, sibling.turn_timeout_seconds) == ("de", 3600)
+        assert (guild_wide.language, guild_wide.turn_timeout_seconds) == ("de", 3600)
+        assert (stranger.language, stranger.turn_timeout_seconds) == (None, 86_400)
+        assert (chan.guild, chan.channel) == ("guild", "chan")
+
+
+async def test_setting_a_field_again_updates_it_and_none_inherits(store: Store) -> None:
+    async with store.unit_of_work() as uow:
+        await uow.settings.set("guild", "", moderator_role="Mods")
+        await uow.settings.set("guild", "chan", moderator_role="Table", turn_timeout_seconds=60)
+        updated = await uow.settings.set("guild", "chan", turn_timeout_seconds=120)
+        assert (updated.moderator_role, updated.turn_timeout_seconds) == ("Table", 120)  # other fields kept
+        cleared = await uow.settings.set("guild", "chan", moderator_role=None)
+        assert cleared.moderator_role == "Mods"  # back to the guild's
+        await uow.commit()
+    async with store.unit_of_work() as uow:
+        assert (await uow.settings.get("guild", "chan")).turn_timeout_seconds == 120
+
+
+async def test_unknown_or_bad_settings_are_refused(store: Store) -> None:
+    async with store.unit_of_work() as uow:
+        with pytest.raises(TypeError, match="colour"):
+            await uow.settings.set("guild", "chan", colour="red")
+        with pytest.raises(ValueError, match="turn_timeout_seconds"):
+            await uow.settings.set("guild", "chan", turn_timeout_seconds=0)
+
+
+# --- instants ------------------------------------------------------------------------------------
+
+
+async def test_instants_come_back_timezone_aware_in_utc(store: Store) -> None:
+    berlin_evening = datetime(2026, 7, 1, 21, 30, 15, 250000, tzinfo=timezone(timedelta(hours=2)))
+    async with store.unit_of_work() as uow:
+        tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", berlin_evening)
+        game = await uow.games.create(
+            tournament.id,
+            "chan",
+            "killer",
+            {},
+            SEED,
+            COMMITMENT,
+            {},
+            None,
+            berlin_evening,
+            turn_deadline=berlin_evening + timedelta(days=1),
+        )
+        entry = await uow.log.append("m", channel="chan", actor="a", text="t", now=berlin_evening)
+        await uow.commit()
+    async with store.unit_of_work() as uow:
+        loaded_tournament = await uow.tournaments.get(tournament.id)
+        loaded_game = await uow.games.get(game.id)
+        loaded_entry = await uow.log.find("m")
+    assert loaded_tournament is not None
+    assert loaded_game is not None
+    assert loaded_entry is not None
+    for instant in (
+        loaded_tournament.created_at,
+        loaded_game.opened_at,
+        loaded_game.turn_deadline,
+        loaded_entry.created_at,
+        entry.created_at,
+    ):
+        assert instant is not None
+        assert instant.tzinfo is not None
+        assert instant.utcoffset() == timedelta(0)
+    assert loaded_tournament.created_at == berlin_evening
+    assert loaded_game.opened_at == datetime(2026, 7, 1, 19, 30, 15, 250000, tzinfo=UTC)
+    assert loaded_game.turn_deadline == berlin_evening + timedelta(days=1)
+
+
+async def test_naive_instants_are_refused(store: Store) -> None:
+    async with store.unit_of_work() as uow:
+        with pytest.raises(ValueError, match="timezone"):
+            await uow.tournaments.create("g", "chan", "Cup", "sum", datetime(2026, 1, 1, 12, 0))
+        with pytest.raises(ValueError, match="timezone"):
+            await uow.games.due(datetime(2026, 1, 1, 12, 0))
