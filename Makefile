@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean postgres
+.PHONY: run test lint typecheck pytest bench clean postgres tools
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/croupier start
 
-test: $(STAMP) lint typecheck postgres pytest
+test: $(STAMP) lint typecheck postgres tools pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -27,6 +27,10 @@ typecheck: $(STAMP)
 # Start the local PostgreSQL when it is installed but down, and make sure the test database exists.
 postgres:
 	@bash scripts/ensure-postgres.sh
+
+# Tools beyond Python packages the suite needs (docker-compose to validate the compose file).
+tools:
+	@bash scripts/ensure-tools.sh
 
 pytest: $(STAMP)
 	$(BIN)/pytest

@@ -1,0 +1,225 @@
+"""``croupier``: the command line of the project.
+
+    croupier start     the console when no Discord token is configured, else the Discord bot
+    croupier run       the Discord bot
+    croupier console   play in the terminal ("NAME: TEXT" lines)
+    croupier replay    a JSON script → the final state as JSON
+    croupier export    the standings as csv / json / markdown / bbcode
+    croupier verify    re-derive the dice of closed games from their seeds
+    croupier migrate   bring the database schema to the newest revision
+    croupier odds      exact Killer odds for N dice
+
+Every failure a user can cause (bad file, unreachable database, missing token) ends with one clear
+line on stderr and a non-zero exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TextIO
+
+from bot.settings import get_settings
+from bot.store import SchemaNotCurrent, Store, StoreUnavailable
+
+BANNER = """Croupier — console channel ({db})
+Type lines as  NAME: TEXT.  The moderator here is "{mod}". Try:
+  {mod}: /open verflixte6        anna: /join        ben: /join
+  anna: Joker: Rattenlord, ALL IN        anna: weiter        anna: stopp
+  {mod}: /close        {mod}: /standings        {mod}: /export bbcode        {mod}: /verify
+/help lists every command; Ctrl-D ends the session (everything is saved)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="croupier", description="The dice croupier for forum tournaments.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def with_db(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--db", metavar="URL", help="database URL (default: DATABASE_URL, else ./data SQLite)")
+        return p
+
+    with_db(sub.add_parser("start", help="console without a Discord token, the bot with one"))
+    with_db(sub.add_parser("run", help="start the Discord bot"))
+
+    console = with_db(sub.add_parser("console", help="play in the terminal"))
+    console.add_argument("--moderator", action="append", default=[], metavar="NAME")
+    console.add_argument("--admin", action="append", default=[], metavar="NAME")
+    console.add_argument("--dice-seed", metavar="TEXT", help="derive the seeds from TEXT (demos, tests)")
+    console.add_argument("--json", action="store_true", help="one JSON object per input line")
+
+    replay = sub.add_parser("replay", help="play a JSON script and print the final state")
+    replay.add_argument("script", help="the script file, or - for stdin")
+
+    export = with_db(sub.add_parser("export", help="print the standings"))
+    export.add_argument("--format", default="markdown", choices=["csv", "json", "markdown", "bbcode"])
+    export.add_argument("--tournament", type=int, metavar="ID")
+    export.add_argument("--channel", default="console", help="whose current tournament (default: console)")
+
+    verify = with_db(sub.add_parser("verify", help="re-derive the dice of closed games"))
+    verify.add_argument("--durchgang", type=int, metavar="ID", help="one game only")
+
+    with_db(sub.add_parser("migrate", help="upgrade the database schema to head"))
+    with_db(sub.add_parser("healthcheck", help="exit 0 when the database answers and is migrated"))
+
+    odds = sub.add_parser("odds", help="exact Killer odds for N dice")
+    odds.add_argument("--dice", default="5", metavar="N", help="number of dice, 3 to 10 (default 5)")
+    odds.add_argument("--json", action="store_true", help="one JSON object with exact fractions")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    settings = get_settings()
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    if args.command != "migrate":
+        # The automatic first migration of a new SQLite file is routine, not news.
+        logging.getLogger("alembic").setLevel(logging.WARNING)
+    handler = _COMMANDS[args.command]
+    try:
+        return handler(args)
+    except (StoreUnavailable, SchemaNotCurrent) as error:
+        return _fail(str(error))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _fail(message: str, code: int = 1, stream: TextIO | None = None) -> int:
+    print(f"croupier: {message}", file=stream or sys.stderr)
+    return code
+
+
+def _db_url(args: argparse.Namespace) -> str:
+    return args.db or get_settings().database_url
+
+
+def _with_store(args: argparse.Namespace, body: Callable[[Store], Awaitable[int]]) -> int:
+    async def go() -> int:
+        store = await Store.open(_db_url(args))
+        try:
+            return await body(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+def _start(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    if settings.discord_token is None:
+        args.moderator, args.admin, args.dice_seed, args.json = ["mod"], ["mod"], None, False
+        return _console(args, banner=True)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    problem = settings.token_problem()
+    if problem is not None:
+        return _fail(problem)
+    from bot.discord.runner import run_bot
+
+    return run_bot(settings, _db_url(args))
+
+
+def _console(args: argparse.Namespace, banner: bool = False) -> int:
+    from bot.console import Console, run_console
+    from bot.croupier import Croupier, seed_from_text
+
+    async def body(store: Store) -> int:
+        croupier = Croupier(
+            store=store, seed_source=seed_from_text(args.dice_seed) if args.dice_seed else None
+        )
+        console = Console(croupier, moderators=frozenset(args.moderator), admins=frozenset(args.admin))
+        text = BANNER.format(db=_db_url(args), mod=(args.moderator or ["mod"])[0]) if banner else None
+        return await run_console(console, as_json=args.json, banner=text)
+
+    return _with_store(args, body)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from bot.replay import ScriptError, dumps, load_script, run
+
+    try:
+        raw = sys.stdin.read() if args.script == "-" else open(args.script, encoding="utf-8").read()  # noqa: SIM115
+    except OSError as error:
+        return _fail(f"cannot read {args.script}: {error.strerror}", 2)
+    try:
+        result = asyncio.run(run(load_script(raw)))
+    except ScriptError as error:
+        return _fail(str(error), error.exit_code)
+    print(dumps(result))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from bot.croupier import Croupier
+    from bot.exports import FORMATS
+
+    async def body(store: Store) -> int:
+        table = await Croupier(store=store).standings_table(args.channel, args.tournament)
+        if table is None:
+            return _fail("no such tournament")
+        sys.stdout.write(FORMATS[args.format](table))
+        return 0
+
+    return _with_store(args, body)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from bot.texts import render
+    from bot.verify import verify_games
+
+    async def body(store: Store) -> int:
+        reports = await verify_games(store, game_id=args.durchgang)
+        if not reports:
+            print(render("common.verify_none", {}, "en"))
+            return 0
+        for report in reports:
+            print(f"game {report.game_id}: " + render(f"common.{report.key}", report.facts, "en"))
+        return 0 if all(r.ok for r in reports) else 1
+
+    return _with_store(args, body)
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from bot.store.migrate import upgrade
+
+    url = _db_url(args)
+    upgrade(url)
+    print(f"croupier: {url} is at the newest schema revision")
+    return 0
+
+
+def _healthcheck(args: argparse.Namespace) -> int:
+    async def body(store: Store) -> int:
+        return 0
+
+    return _with_store(args, body)
+
+
+def _odds(args: argparse.Namespace) -> int:
+    from bot.odds_report import main as odds_main
+
+    return odds_main(["--dice", str(args.dice), *(["--json"] if args.json else [])])
+
+
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "start": _start,
+    "run": _run,
+    "console": _console,
+    "replay": _replay,
+    "export": _export,
+    "verify": _verify,
+    "migrate": _migrate,
+    "healthcheck": _healthcheck,
+    "odds": _odds,
+}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

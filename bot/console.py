@@ -1,0 +1,229 @@
+"""The console channel: several people type into one terminal as ``[#ID ]NAME: TEXT``.
+
+It is a front end like Discord: every line goes through the croupier service and the store, so a
+Durchgang played here is durable, exportable and verifiable. ``#ID`` is the message id that makes a
+line exactly-once across restarts (without it the line number of this run is used).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shlex
+import sys
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from bot.croupier import Croupier, Incoming
+from bot.exports import FORMATS
+from bot.replies import Reply
+from bot.store import StoreUnavailable
+from bot.texts import render
+from engine.game import Close, Command, Join, Leave, Remove, Skip, Start
+
+CHANNEL = "console"
+GUILD = "console"
+_LINE = re.compile(r"^\s*(?:#(?P<id>\S+)\s+)?(?P<name>[^:]+?)\s*:\s*(?P<text>.*)$")
+
+SLASH_COMMANDS = (
+    "/tournament NAME",
+    "/open verflixte6|killer|killer-classic [option=value …]",
+    "/join",
+    "/leave",
+    "/start",
+    "/skip NAME",
+    "/remove NAME",
+    "/close",
+    "/standings",
+    "/export csv|json|markdown|bbcode",
+    "/verify [ID]",
+    "/settings language=de|en|fr timeout=SECONDS",
+    "/help",
+    "/rules",
+    "/jokers",
+)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the console prints for one input line."""
+
+    id: str
+    ok: bool
+    text: str
+    silent: bool = False
+
+    def as_json(self) -> str:
+        return json.dumps({"id": self.id, "ok": self.ok, "text": self.text}, ensure_ascii=False)
+
+
+@dataclass
+class Console:
+    croupier: Croupier
+    moderators: frozenset[str] = frozenset()
+    admins: frozenset[str] = frozenset()
+    _line_number: int = field(default=0)
+
+    async def handle(self, raw: str) -> Answer | None:
+        """Answer one input line; None for a blank line."""
+        if not raw.strip():
+            return None
+        self._line_number += 1
+        match = _LINE.match(raw)
+        if match is None:
+            lang = await self._lang()
+            return Answer(str(self._line_number), False, render("error.bad_line", {}, lang))
+        line_id = match["id"] or str(self._line_number)
+        name, text = match["name"].strip(), match["text"].strip()
+        msg = Incoming(
+            message_id=f"console:{line_id}",
+            guild=GUILD,
+            channel=CHANNEL,
+            author=name,
+            author_name=name,
+            text=text,
+            is_moderator=name in self.moderators,
+            is_admin=name in self.admins,
+        )
+        try:
+            reply = await self._dispatch(msg)
+        except StoreUnavailable:
+            lang = "de"
+            return Answer(line_id, False, render("error.store_unavailable", {}, lang))
+        return Answer(line_id, reply.ok, reply.text, silent=reply.silent)
+
+    async def _dispatch(self, msg: Incoming) -> Reply:
+        if not msg.text.startswith("/"):
+            return await self.croupier.handle_text(msg)
+        try:
+            words = shlex.split(msg.text)
+        except ValueError:
+            words = msg.text.split()
+        verb, args = words[0].lower(), words[1:]
+        command = _lifecycle(verb, args, msg)
+        if command is not None:
+            return await self.croupier.execute(msg, command)
+        handler = self._handlers().get(verb)
+        if handler is None:
+            return await self.croupier.say_error(msg, "unknown_command", command=verb)
+        return await handler(msg, args)
+
+    def _handlers(self) -> dict[str, Callable[[Incoming, list[str]], Awaitable[Reply]]]:
+        croupier = self.croupier
+        return {
+            "/tournament": lambda msg, args: croupier.new_tournament(msg, *_name_and_scoring(args)),
+            "/open": lambda msg, args: croupier.open_game(msg, args[0] if args else "", _options(args[1:])),
+            "/standings": lambda msg, args: croupier.standings_reply(msg),
+            "/export": lambda msg, args: croupier.export(msg, args[0] if args else "markdown"),
+            "/verify": lambda msg, args: croupier.verify_reply(msg, _int_or_none(args)),
+            "/settings": lambda msg, args: croupier.change_settings(msg, _options(args)),
+            "/help": lambda msg, args: croupier.help_reply(msg, SLASH_COMMANDS),
+            "/rules": lambda msg, args: croupier.rules_reply(msg),
+            "/jokers": lambda msg, args: croupier.jokers_reply(msg),
+        }
+
+    async def _lang(self) -> str:
+        try:
+            return await self.croupier.language(GUILD, CHANNEL)
+        except StoreUnavailable:
+            return "de"
+
+
+def _lifecycle(verb: str, args: Sequence[str], msg: Incoming) -> Command | None:
+    target = " ".join(args)
+    if verb == "/join":
+        return Join(msg.author_name)
+    if verb == "/leave":
+        return Leave()
+    if verb == "/start":
+        return Start()
+    if verb == "/skip" and target:
+        return Skip(target)
+    if verb == "/remove" and target:
+        return Remove(target)
+    if verb == "/close":
+        return Close()
+    return None
+
+
+def _options(args: Iterable[str]) -> dict[str, str]:
+    """``key=value`` words; a word without ``=`` is a flag set to "yes"."""
+    options: dict[str, str] = {}
+    for word in args:
+        key, sep, value = word.partition("=")
+        options[key.strip().lower()] = value.strip() if sep else "yes"
+    return options
+
+
+def _name_and_scoring(args: Sequence[str]) -> tuple[str, str]:
+    scoring = "sum"
+    words = []
+    for word in args:
+        if word.lower().startswith("scoring="):
+            scoring = word.split("=", 1)[1].lower()
+        else:
+            words.append(word)
+    return " ".join(words), scoring
+
+
+def _int_or_none(args: Sequence[str]) -> int | None:
+    return int(args[0]) if args and args[0].isdigit() else None
+
+
+async def run_console(
+    console: Console,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    as_json: bool = False,
+    banner: str | None = None,
+) -> int:
+    """Read lines until EOF; answer each before reading the next (so a crash loses no answer)."""
+    printer = _Printer(stdout, as_json)
+    if banner and not as_json:
+        printer.banner(banner)
+    loop = asyncio.get_running_loop()
+    while True:
+        raw = await loop.run_in_executor(None, stdin.readline)
+        if not raw:
+            return 0
+        answer = await console.handle(raw.rstrip("\n"))
+        if answer is not None:
+            printer.show(answer)
+
+
+class _Printer:
+    def __init__(self, stdout: TextIO, as_json: bool) -> None:
+        self.stdout = stdout
+        self.as_json = as_json
+        self.rich = None
+        if not as_json:
+            from rich.console import Console as RichConsole
+
+            self.rich = RichConsole(file=stdout, highlight=False, soft_wrap=True)
+
+    def banner(self, text: str) -> None:
+        assert self.rich is not None
+        self.rich.print(f"[bold]{text}[/bold]")
+
+    def show(self, answer: Answer) -> None:
+        if self.as_json:
+            self.stdout.write(answer.as_json() + "\n")
+            self.stdout.flush()
+            return
+        assert self.rich is not None
+        if answer.silent:
+            return
+        style = "" if answer.ok else "red"
+        self.rich.print(f"[dim]#{answer.id}[/dim] " + _escape(answer.text), style=style)
+        self.stdout.flush()
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+FORMAT_NAMES = tuple(FORMATS)

@@ -1,0 +1,498 @@
+"""The croupier service: the one path every front end (Discord, console, replay) goes through.
+
+For every incoming message: take the channel's lock, load the game, let the engine apply the command
+with the game's own dice, then write everything the command changed — log entry, snapshot, participants
+— in ONE transaction, and only then render the reply from the events. A refused command writes
+nothing. A message id that was already handled is answered from the log and applied no second time;
+two processes racing on one game are kept apart by the version column (the loser reloads and answers
+from the log or from the new state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+from bot import texts
+from bot.exports import FORMATS, StandingsTable, to_markdown
+from bot.games import GAMES, game_named
+from bot.replies import Replier, Reply
+from bot.settings_words import parse_settings
+from bot.standings import joker_keys, joker_names, standings_of
+from bot.store import (
+    DuplicateMessage,
+    GameAlreadyOpen,
+    GameRecord,
+    StaleVersion,
+    Store,
+    StoreUnavailable,
+    Tournament,
+)
+from bot.verify import verify_games
+from engine import dice as dice_mod
+from engine.errors import CroupierError, IllegalCommand, InvalidCommand
+from engine.game import Command, Game, Timeout
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+DiceFactory = Callable[[GameRecord], dice_mod.DiceSource]
+Clock = Callable[[], datetime]
+
+_MAX_ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A message from any front end, already stripped of its transport."""
+
+    message_id: str  # Discord message / interaction id, console line id, …: the exactly-once key
+    guild: str
+    channel: str
+    author: str  # participant id (Discord user id; the name on the console)
+    author_name: str
+    text: str = ""
+    is_moderator: bool = False
+    is_admin: bool = False
+
+
+@dataclass
+class Croupier:
+    """Stateless apart from the per-channel locks; many can share one database."""
+
+    store: Store
+    dice_factory: DiceFactory | None = None
+    seed_source: Callable[[str, int, int], bytes] | None = None
+    clock: Clock = field(default=lambda: datetime.now(UTC))
+    _locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+
+    # ------------------------------------------------------------------ chat and typed commands
+
+    async def handle_text(self, msg: Incoming) -> Reply:
+        """A chat line: a command of the channel's open game, or chit-chat (answered with ``silent``)."""
+        lang_game = await self._open_game_kind(msg.channel)
+        if lang_game is None:
+            return Reply.nothing()
+        game = GAMES[lang_game]
+        try:
+            command = game.parse(msg.text)
+        except CroupierError as error:
+            return await self._refusal(msg, error, game)
+        if command is None:
+            return Reply.nothing()
+        return await self.execute(msg, command)
+
+    async def execute(self, msg: Incoming, command: Command) -> Reply:
+        """Apply one typed command (from a chat line, a button or a slash command) exactly once."""
+        return await self._guarded(msg, lambda: self._apply(msg, command))
+
+    async def _apply(self, msg: Incoming, command: Command) -> Reply:
+        async with self.store.unit_of_work() as uow:
+            earlier = await uow.log.find(msg.message_id)
+            if earlier is not None:
+                return Reply.from_log(earlier.reply)
+            record = await uow.games.open_in(msg.channel)
+            settings = await uow.settings.get(msg.guild, msg.channel)
+            if record is None:
+                raise _Refused(IllegalCommand("no_open_game"), None, settings.language)
+            game = GAMES[record.kind]
+            lang = settings.language or game.language
+            if command.moderator_only and not msg.is_moderator and not isinstance(command, Timeout):
+                raise _Refused(IllegalCommand("not_moderator"), record, lang)
+            state = game.load(record.snapshot)
+            dice = dice_mod.RecordingDice(self._dice_for(record))
+            try:
+                new_state, events = game.apply(state, msg.author, command, dice)
+            except CroupierError as error:
+                raise _Refused(error, record, lang, state=state) from None
+            now = self.clock()
+            finished = game.finished(new_state)
+            to_act = game.to_act(new_state)
+            deadline = self._deadline(record, to_act, settings.turn_timeout_seconds, now, finished)
+            seats = game.table(new_state)
+            reply = self.replier.game_reply(
+                game,
+                record,
+                new_state,
+                events,
+                lang,
+                revealed_seed=record.seed if finished and self.verifiable else None,
+            )
+            await uow.games.save(
+                record.id,
+                expected_version=record.version,
+                snapshot=game.dump(new_state),
+                dice_used=record.dice_used + len(dice.faces),
+                to_act=to_act,
+                turn_deadline=deadline,
+                participants=seats,
+                status="closed" if finished else "open",
+                closed_at=now if finished else None,
+            )
+            await uow.log.append(
+                message_id=msg.message_id,
+                game_id=record.id,
+                channel=msg.channel,
+                actor=msg.author,
+                text=msg.text or _describe(command),
+                command={"type": type(command).__name__, **_fields(command)},
+                events=[event.to_json() for event in events],
+                dice=list(dice.faces),
+                dice_from=record.dice_used,
+                reply=reply.to_log(),
+                now=now,
+            )
+            await uow.commit()
+            return reply
+
+    # ------------------------------------------------------------------ moderator actions
+
+    async def new_tournament(self, msg: Incoming, name: str, scoring: str = "sum") -> Reply:
+        """Start a new tournament in the channel; later games and standings belong to it."""
+
+        async def run() -> Reply:
+            if not msg.is_moderator:
+                raise _Refused(IllegalCommand("not_moderator"), None, await self._lang(msg))
+            if scoring not in ("sum", "placement"):
+                raise _Refused(
+                    InvalidCommand("unknown_scoring", scoring=scoring, valid=["sum", "placement"]),
+                    None,
+                    await self._lang(msg),
+                )
+            async with self.store.unit_of_work() as uow:
+                earlier = await uow.log.find(msg.message_id)
+                if earlier is not None:
+                    return Reply.from_log(earlier.reply)
+                lang = (await uow.settings.get(msg.guild, msg.channel)).language or "de"
+                if await uow.games.open_in(msg.channel) is not None:
+                    raise _Refused(IllegalCommand("game_still_open"), None, lang)
+                clean = " ".join(name.split())[:80]
+                if not clean:
+                    raise _Refused(InvalidCommand("tournament_name_missing"), None, lang)
+                tournament = await uow.tournaments.create(
+                    guild=msg.guild, channel=msg.channel, name=clean, scoring=scoring, now=self.clock()
+                )
+                reply = self.replier.simple(
+                    "tournament_started", {"name": tournament.name, "scoring": scoring}, lang
+                )
+                await self._log_plain(uow, msg, None, {"type": "NewTournament", "name": clean}, reply)
+                await uow.commit()
+                return reply
+
+        return await self._guarded(msg, run)
+
+    async def open_game(self, msg: Incoming, kind: str, options: Mapping[str, Any]) -> Reply:
+        """Open a Durchgang / Killer game in the channel and publish its dice commitment."""
+
+        async def run() -> Reply:
+            lang = await self._lang(msg)
+            if not msg.is_moderator:
+                raise _Refused(IllegalCommand("not_moderator"), None, lang)
+            try:
+                game = game_named(kind)
+                state = game.open(options)
+            except CroupierError as error:
+                raise _Refused(error, None, lang) from None
+            async with self.store.unit_of_work() as uow:
+                earlier = await uow.log.find(msg.message_id)
+                if earlier is not None:
+                    return Reply.from_log(earlier.reply)
+                settings = await uow.settings.get(msg.guild, msg.channel)
+                lang = settings.language or game.language
+                if await uow.games.open_in(msg.channel) is not None:
+                    raise _Refused(IllegalCommand("game_already_open"), None, lang)
+                tournament = await self._current_tournament(uow, msg)
+                games_so_far = len(await uow.games.closed_in(tournament.id))
+                seed = self._new_seed(msg.channel, tournament.id, games_so_far + 1)
+                create = uow.games.create(
+                    tournament_id=tournament.id,
+                    channel=msg.channel,
+                    kind=game.name,
+                    options=dict(options),
+                    seed=seed,
+                    commitment=dice_mod.commitment(seed),
+                    snapshot=game.dump(state),
+                    to_act=game.to_act(state),
+                    now=self.clock(),
+                )
+                try:
+                    record = await create
+                except GameAlreadyOpen:
+                    raise _Refused(IllegalCommand("game_already_open"), None, lang) from None
+                reply = self.replier.opened(game, record, tournament, state, lang, self.verifiable)
+                await self._log_plain(
+                    uow, msg, record.id, {"type": "Open", "game": game.name, "options": dict(options)}, reply
+                )
+                await uow.commit()
+                return reply
+
+        return await self._guarded(msg, run)
+
+    # ------------------------------------------------------------------ read-only views
+
+    async def language(self, guild: str, channel: str) -> str:
+        async with self.store.unit_of_work() as uow:
+            settings = await uow.settings.get(guild, channel)
+            record = await uow.games.open_in(channel)
+        if settings.language:
+            return settings.language
+        return GAMES[record.kind].language if record else "de"
+
+    async def open_game_view(self, channel: str) -> tuple[GameRecord, Any] | None:
+        """The open game of a channel with its loaded state (for help texts and buttons)."""
+        async with self.store.unit_of_work() as uow:
+            record = await uow.games.open_in(channel)
+        if record is None:
+            return None
+        return record, GAMES[record.kind].load(record.snapshot)
+
+    async def apply_due_timeouts(self) -> list[tuple[GameRecord, Reply]]:
+        """Apply the turn-timeout rule to every game whose deadline has passed (exactly once each)."""
+        async with self.store.unit_of_work() as uow:
+            due = await uow.games.due(self.clock())
+        answered: list[tuple[GameRecord, Reply]] = []
+        for record in due:
+            if record.to_act is None:
+                continue
+            msg = Incoming(
+                message_id=f"timeout:{record.id}:{record.version}",
+                guild="",
+                channel=record.channel,
+                author=record.to_act,
+                author_name=record.to_act,
+                is_moderator=True,
+            )
+            answered.append((record, await self.execute(msg, Timeout())))
+        return answered
+
+    async def standings_reply(self, msg: Incoming) -> Reply:
+        """The running tournament table, for everybody."""
+        table = await self.standings_table(msg.channel)
+        lang = await self._lang(msg)
+        if table is None:
+            return self.replier.simple("no_tournament", {}, lang)
+        if not table.rows:
+            return self.replier.simple("no_results", {"name": table.tournament}, lang)
+        return Reply(ok=True, text=to_markdown(table).rstrip(), lines=(), title=table.tournament)
+
+    async def standings_table(self, channel: str, tournament_id: int | None = None) -> StandingsTable | None:
+        """The tournament table (verflixte 6 Durchgänge), computed from the closed games."""
+        async with self.store.unit_of_work() as uow:
+            tournament = (
+                await uow.tournaments.get(tournament_id)
+                if tournament_id is not None
+                else await uow.tournaments.current(channel)
+            )
+            if tournament is None:
+                return None
+            closed = await uow.games.closed_in(tournament.id)
+        return standings_of(tournament, closed)
+
+    async def export(self, msg: Incoming, fmt: str) -> Reply:
+        """The standings in a paste-ready format; admins only."""
+        lang = await self._lang(msg)
+        if not msg.is_admin:
+            return self.replier.refusal(IllegalCommand("not_admin"), lang, None, None)
+        if fmt not in FORMATS:
+            error = InvalidCommand("unknown_format", format=fmt, valid=sorted(FORMATS))
+            return self.replier.refusal(error, lang, None, None)
+        table = await self.standings_table(msg.channel)
+        if table is None:
+            return self.replier.simple("no_tournament", {}, lang)
+        return Reply(ok=True, text=FORMATS[fmt](table).rstrip("\n"))
+
+    async def verify_reply(self, msg: Incoming, game_id: int | None = None) -> Reply:
+        """Re-derive the dice of closed games from their revealed seeds and compare with the log."""
+        lang = await self._lang(msg)
+        reports = await verify_games(self.store, game_id=game_id, channel=None if game_id else msg.channel)
+        if not reports:
+            return self.replier.simple("verify_none", {}, lang)
+        lines = [texts.render(f"common.{r.key}", r.facts, lang) for r in reports]
+        return Reply(ok=all(r.ok for r in reports), text="\n".join(lines), lines=tuple(lines))
+
+    async def change_settings(self, msg: Incoming, options: Mapping[str, str]) -> Reply:
+        """Per-channel settings: language, moderator role, turn timeout (moderators only)."""
+
+        async def run() -> Reply:
+            lang = await self._lang(msg)
+            if not msg.is_moderator:
+                raise _Refused(IllegalCommand("not_moderator"), None, lang)
+            try:
+                fields = parse_settings(options)
+            except CroupierError as error:
+                raise _Refused(error, None, lang) from None
+            async with self.store.unit_of_work() as uow:
+                earlier = await uow.log.find(msg.message_id)
+                if earlier is not None:
+                    return Reply.from_log(earlier.reply)
+                await uow.settings.set(msg.guild, msg.channel, **fields)
+                lang = fields.get("language") or lang
+                shown = ", ".join(f"{k}={v}" for k, v in fields.items())
+                reply = self.replier.simple("settings_changed", {"settings": shown}, lang)
+                await self._log_plain(uow, msg, None, {"type": "Settings", **fields}, reply)
+                await uow.commit()
+                return reply
+
+        return await self._guarded(msg, run)
+
+    async def help_reply(self, msg: Incoming, commands: Sequence[str]) -> Reply:
+        lang = await self._lang(msg)
+        kind = await self._open_game_kind(msg.channel)
+        lines = [texts.render("common.help", {"commands": ", ".join(commands)}, lang)]
+        if kind is not None:
+            lines.append(texts.render(f"help.words.{kind}", {}, lang))
+        return Reply(ok=True, text="\n".join(lines), lines=tuple(lines))
+
+    async def rules_reply(self, msg: Incoming) -> Reply:
+        lang = await self._lang(msg)
+        kind = await self._open_game_kind(msg.channel) or "verflixte6"
+        line = texts.render(f"help.rules.{kind}", {}, lang)
+        return Reply(ok=True, text=line, lines=(line,))
+
+    async def jokers_reply(self, msg: Incoming) -> Reply:
+        lang = await self._lang(msg)
+        view = await self.open_game_view(msg.channel)
+        enabled = joker_names(view[1]) if view is not None and view[0].kind == "verflixte6" else None
+        lines = [texts.render(f"v6.joker_info.{key}", {}, lang) for key in joker_keys(enabled)]
+        return Reply(ok=True, text="\n".join(lines), lines=tuple(lines))
+
+    async def say_error(self, msg: Incoming, code: str, **facts: Any) -> Reply:
+        lang = await self._lang(msg)
+        return self.replier.refusal(InvalidCommand(code, **facts), lang, None, None)
+
+    # ------------------------------------------------------------------ plumbing
+
+    @property
+    def verifiable(self) -> bool:
+        """Dice come from the committed seed (not from a script), so commitments mean something."""
+        return self.dice_factory is None
+
+    @property
+    def replier(self) -> Replier:
+        return Replier()
+
+    async def _guarded(self, msg: Incoming, run: Callable[[], Awaitable[Reply]]) -> Reply:
+        """Serialise per channel, retry lost races, and turn refusals into replies."""
+        async with self._locks[msg.channel]:
+            for attempt in range(_MAX_ATTEMPTS):
+                try:
+                    return await run()
+                except _Refused as refused:
+                    return self.replier.refusal(refused.error, refused.lang, refused.record, refused.state)
+                except (StaleVersion, DuplicateMessage):
+                    # Another process applied a move (or this very message) first: reload and retry;
+                    # the log answers a message that was handled meanwhile.
+                    log.info("lost a race on channel %s (attempt %d); reloading", msg.channel, attempt + 1)
+                    continue
+                except StoreUnavailable:
+                    raise
+            return self.replier.refusal(IllegalCommand("busy_try_again"), await self._lang(msg), None, None)
+
+    async def _refusal(self, msg: Incoming, error: CroupierError, game: Game[Any]) -> Reply:
+        lang = await self._lang(msg) or game.language
+        view = await self.open_game_view(msg.channel)
+        return self.replier.refusal(error, lang, view[0] if view else None, view[1] if view else None)
+
+    async def _open_game_kind(self, channel: str) -> str | None:
+        async with self.store.unit_of_work() as uow:
+            record = await uow.games.open_in(channel)
+        return record.kind if record else None
+
+    async def _lang(self, msg: Incoming) -> str:
+        return await self.language(msg.guild, msg.channel)
+
+    async def _current_tournament(self, uow: Any, msg: Incoming) -> Tournament:
+        tournament: Tournament | None = await uow.tournaments.current(msg.channel)
+        if tournament is None:
+            tournament = await uow.tournaments.create(
+                guild=msg.guild, channel=msg.channel, name="Turnier", scoring="sum", now=self.clock()
+            )
+        return tournament
+
+    async def _log_plain(
+        self, uow: Any, msg: Incoming, game_id: int | None, command: dict[str, Any], reply: Reply
+    ) -> None:
+        await uow.log.append(
+            message_id=msg.message_id,
+            game_id=game_id,
+            channel=msg.channel,
+            actor=msg.author,
+            text=msg.text,
+            command=command,
+            events=[],
+            dice=[],
+            dice_from=0,
+            reply=reply.to_log(),
+            now=self.clock(),
+        )
+
+    def _dice_for(self, record: GameRecord) -> dice_mod.DiceSource:
+        if self.dice_factory is not None:
+            return self.dice_factory(record)
+        return dice_mod.VerifiableDice(record.seed, record.id, record.dice_used)
+
+    def _new_seed(self, channel: str, tournament_id: int, number: int) -> bytes:
+        if self.seed_source is not None:
+            return self.seed_source(channel, tournament_id, number)
+        return secrets.token_bytes(32)
+
+    def _deadline(
+        self,
+        record: GameRecord,
+        to_act: str | None,
+        timeout_seconds: int | None,
+        now: datetime,
+        finished: bool,
+    ) -> datetime | None:
+        if finished or to_act is None or not timeout_seconds:
+            return None
+        return now + timedelta(seconds=timeout_seconds)
+
+
+def seed_from_text(text: str) -> Callable[[str, int, int], bytes]:
+    """Deterministic Durchgang seeds for demos and tests (``--dice-seed``); never for real tournaments."""
+
+    def derive(channel: str, tournament_id: int, number: int) -> bytes:
+        message = f"{channel}:{tournament_id}:{number}".encode()
+        return hmac.new(text.encode(), message, hashlib.sha256).digest()
+
+    return derive
+
+
+class _Refused(Exception):
+    """Internal: a refusal leaving the unit of work (which then rolls back)."""
+
+    def __init__(
+        self, error: CroupierError, record: GameRecord | None, lang: str | None, state: Any = None
+    ) -> None:
+        super().__init__(error.code)
+        self.error = error
+        self.record = record
+        self.lang = lang or "de"
+        self.state = state
+
+
+def _fields(command: Command) -> dict[str, Any]:
+    import dataclasses
+
+    return {
+        key: list(value) if isinstance(value, tuple) else value
+        for key, value in dataclasses.asdict(command).items()
+    }
+
+
+def _describe(command: Command) -> str:
+    values = " ".join(str(v) for v in _fields(command).values() if v not in (None, "", []))
+    return f"/{type(command).__name__.lower()}{' ' + values if values else ''}"
+
+
+__all__ = ["Croupier", "Incoming", "Reply", "seed_from_text"]

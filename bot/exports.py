@@ -1,0 +1,138 @@
+"""Standings as files admins paste into the forum thread or a spreadsheet.
+
+Every format renders the same :class:`StandingsTable`: rank, player, points per Durchgang, total, best
+single result and number of Zombies.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    rank: int
+    player: str
+    name: str
+    points: tuple[int | None, ...]  # one per Durchgang, None where the player was not in it
+    total: int
+    best: int | None
+    zombies: int
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    tournament: str
+    scoring: str
+    durchgaenge: tuple[int, ...]  # Durchgang numbers, in order
+    rows: tuple[StandingsRow, ...]
+
+
+_HEAD = ("Rang", "Spieler")
+_TAIL = ("Summe", "Bestes", "Zombies")
+
+
+def _cells(row: StandingsRow) -> list[str]:
+    return [
+        str(row.rank),
+        row.name,
+        *("–" if p is None else str(p) for p in row.points),
+        str(row.total),
+        "–" if row.best is None else str(row.best),
+        str(row.zombies),
+    ]
+
+
+def _header(table: StandingsTable) -> list[str]:
+    return [*_HEAD, *(f"D{n}" for n in table.durchgaenge), *_TAIL]
+
+
+def to_csv(table: StandingsTable) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["rank", "player", *(f"D{n}" for n in table.durchgaenge), "total", "best", "zombies"])
+    for row in table.rows:
+        writer.writerow(
+            [
+                row.rank,
+                row.name,
+                *("" if p is None else p for p in row.points),
+                row.total,
+                "" if row.best is None else row.best,
+                row.zombies,
+            ]
+        )
+    return out.getvalue()
+
+
+def to_json(table: StandingsTable) -> str:
+    data = {
+        "tournament": table.tournament,
+        "scoring": table.scoring,
+        "durchgaenge": list(table.durchgaenge),
+        "rows": [
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "name": row.name,
+                "points": list(row.points),
+                "total": row.total,
+                "best": row.best,
+                "zombies": row.zombies,
+            }
+            for row in table.rows
+        ],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def _escape_markdown(text: str) -> str:
+    return "".join("\\" + ch if ch in "\\`*_{}[]<>()#+-.!|" else ch for ch in text)
+
+
+def to_markdown(table: StandingsTable) -> str:
+    header = _header(table)
+    lines = [f"**{_escape_markdown(table.tournament)}**", ""]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "|".join("---:" if i != 1 else "---" for i in range(len(header))) + "|")
+    for row in table.rows:
+        cells = _cells(row)
+        cells[1] = _escape_markdown(cells[1])
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _escape_bbcode(text: str) -> str:
+    # Square brackets would open tags; the forum shows full-width ones unchanged.
+    return text.replace("[", "［").replace("]", "］")
+
+
+def to_bbcode(table: StandingsTable) -> str:
+    lines = [f"[b]{_escape_bbcode(table.tournament)}[/b]", "[table]"]
+    lines.append("[tr]" + "".join(f"[th]{cell}[/th]" for cell in _header(table)) + "[/tr]")
+    for row in table.rows:
+        cells = _cells(row)
+        cells[1] = _escape_bbcode(cells[1])
+        lines.append("[tr]" + "".join(f"[td]{cell}[/td]" for cell in cells) + "[/tr]")
+    lines.append("[/table]")
+    return "\n".join(lines) + "\n"
+
+
+FORMATS: dict[str, Callable[[StandingsTable], str]] = {
+    "csv": to_csv,
+    "json": to_json,
+    "markdown": to_markdown,
+    "bbcode": to_bbcode,
+}
+
+
+def export(table: StandingsTable, fmt: str) -> str:
+    return FORMATS[fmt](table)
+
+
+def known_formats() -> Sequence[str]:
+    return tuple(FORMATS)

@@ -1,0 +1,167 @@
+"""``croupier replay``: a JSON script of players, scripted dice and typed lines → the final state.
+
+The script runs through the same croupier service and store as chat does (a throw-away SQLite file),
+with the script's dice in place of the verifiable ones, so a replay shows exactly what the bot would
+have answered. Exit codes: 0 done, 2 malformed script (one line naming the field or line at fault),
+3 the dice ran out while a line was being handled.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from bot.croupier import Croupier, Incoming
+from bot.games import GAMES
+from bot.replies import Reply
+from bot.store import GameRecord, Store
+from bot.texts import render
+from engine.dice import ScriptedDice
+from engine.game import Close, Join, Start
+
+MODERATOR = "croupier-replay"
+
+
+class ScriptLine(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    sender: str = Field(alias="from", min_length=1)
+    text: str
+
+
+class Script(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Literal["verflixte6", "killer", "killer-classic"]
+    players: list[str] = Field(min_length=1)
+    options: dict[str, Any] = Field(default_factory=dict)
+    dice: list[int] = Field(default_factory=list)
+    lines: list[ScriptLine] = Field(default_factory=list)
+    close: bool = True
+
+    @field_validator("players")
+    @classmethod
+    def _distinct_names(cls, players: list[str]) -> list[str]:
+        if any(not name.strip() for name in players):
+            raise ValueError("player names must not be empty")
+        if len(set(players)) != len(players):
+            raise ValueError("player names must be distinct")
+        return players
+
+    @field_validator("dice")
+    @classmethod
+    def _faces(cls, dice: list[int]) -> list[int]:
+        for index, face in enumerate(dice):
+            if not 1 <= face <= 6:
+                raise ValueError(f"dice[{index}] is {face}; a die shows 1 to 6")
+        return dice
+
+
+class ScriptError(Exception):
+    """The script is malformed (exit 2) or ran out of dice (exit 3)."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def load_script(raw: str) -> Script:
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise ScriptError(f"not JSON: line {error.lineno} column {error.colno}: {error.msg}", 2) from None
+    try:
+        return Script.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "script"
+        raise ScriptError(f"{where}: {first['msg']}", 2) from None
+
+
+async def run(script: Script) -> dict[str, Any]:
+    """Play the script and return the contract's output object."""
+    with tempfile.TemporaryDirectory(prefix="croupier-replay-") as folder:
+        store = await Store.open(f"sqlite+aiosqlite:///{Path(folder) / 'replay.sqlite3'}")
+        try:
+            return await _play(script, store)
+        finally:
+            await store.close()
+
+
+async def _play(script: Script, store: Store) -> dict[str, Any]:
+    def scripted(record: GameRecord) -> ScriptedDice:
+        dice = ScriptedDice(script.dice)
+        dice.position = record.dice_used
+        return dice
+
+    croupier = Croupier(store=store, dice_factory=scripted)
+    counter = iter(range(1, 1_000_000))
+
+    def message(author: str, text: str = "", moderator: bool = False) -> Incoming:
+        return Incoming(
+            message_id=f"replay:{next(counter)}",
+            guild="replay",
+            channel="replay",
+            author=author,
+            author_name=author,
+            text=text,
+            is_moderator=moderator,
+        )
+
+    setup = [await croupier.open_game(message(MODERATOR, moderator=True), script.game, script.options)]
+    for player in script.players:
+        setup.append(await croupier.execute(message(player), Join(player)))
+    setup.append(await croupier.execute(message(MODERATOR, moderator=True), Start()))
+    for step, reply in enumerate(setup):
+        if not reply.ok and reply.error_code != "already_started":
+            raise ScriptError(_setup_failure(step, script, reply), 3 if _out_of_dice(reply) else 2)
+
+    game = GAMES[script.game]
+    replies: list[dict[str, Any]] = []
+    for number, line in enumerate(script.lines, start=1):
+        reply = await croupier.handle_text(message(line.sender, line.text))
+        if _out_of_dice(reply):
+            raise ScriptError(f"lines[{number - 1}] ({line.sender}: {line.text!r}): the dice ran out", 3)
+        if reply.silent:
+            text = render("common.not_a_command", {}, game.language)
+            replies.append({"ok": False, "text": text})
+        else:
+            replies.append({"ok": reply.ok, "text": reply.text})
+
+    view = await croupier.open_game_view("replay")
+    if view is not None and script.close:
+        closing = await croupier.execute(message(MODERATOR, moderator=True), Close())
+        if _out_of_dice(closing):
+            raise ScriptError("close: the dice ran out", 3)
+    record, state = await _final(store)
+    used = record.dice_used
+    return {**game.summary(state), "replies": replies, "dice_left": max(len(script.dice) - used, 0)}
+
+
+async def _final(store: Store) -> tuple[GameRecord, Any]:
+    async with store.unit_of_work() as uow:
+        record = await uow.games.get(1)
+    if record is None:  # pragma: no cover - the game was opened above
+        raise ScriptError("the game could not be opened", 2)
+    return record, GAMES[record.kind].load(record.snapshot)
+
+
+def _out_of_dice(reply: Reply) -> bool:
+    return not reply.ok and reply.error_code == "dice_exhausted"
+
+
+def _setup_failure(step: int, script: Script, reply: Reply) -> str:
+    if step == 0:
+        return f"options: {reply.text}"
+    if step <= len(script.players):
+        return f"players[{step - 1}]: {reply.text}"
+    return f"start: {reply.text}"
+
+
+def dumps(result: Mapping[str, Any] | Sequence[Any]) -> str:
+    return json.dumps(result, ensure_ascii=False, indent=1)

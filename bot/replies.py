@@ -1,0 +1,174 @@
+"""What the croupier answers, built from engine facts: text for the console and replay, structured
+parts (lines, running table, commitment) for Discord embeds. Every sentence comes from bot.texts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot import texts
+from bot.store import GameRecord, Tournament
+from engine.errors import CroupierError
+from engine.game import Event, Game, Seat
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the running table as shown to people."""
+
+    player: str
+    name: str
+    role: str  # role code
+    role_label: str  # localised
+    points: int
+    to_act: bool
+
+
+@dataclass(frozen=True)
+class Reply:
+    ok: bool
+    text: str = ""
+    lines: tuple[str, ...] = ()
+    title: str = ""
+    table: tuple[Row, ...] = ()
+    game_id: int | None = None
+    game_kind: str | None = None
+    to_act: str | None = None
+    commitment: str | None = None
+    seed: str | None = None
+    error_code: str | None = None
+    silent: bool = False
+    duplicate: bool = False
+    events: tuple[dict[str, Any], ...] = field(default=())
+
+    @classmethod
+    def nothing(cls) -> Reply:
+        """The answer to chit-chat: say nothing (the console shows a dim note)."""
+        return cls(ok=True, silent=True)
+
+    def to_log(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["table"] = [asdict(row) for row in self.table]
+        return data
+
+    @classmethod
+    def from_log(cls, data: Mapping[str, Any]) -> Reply:
+        values = dict(data)
+        values["lines"] = tuple(values.get("lines", ()))
+        values["events"] = tuple(values.get("events", ()))
+        values["table"] = tuple(Row(**row) for row in values.get("table", ()))
+        values["duplicate"] = True
+        return cls(**values)
+
+
+class Replier:
+    """Turns events, refusals and states into replies in one language."""
+
+    def game_reply(
+        self,
+        game: Game[Any],
+        record: GameRecord,
+        state: Any,
+        events: Sequence[Event],
+        lang: str,
+        revealed_seed: bytes | None = None,
+    ) -> Reply:
+        seats = game.table(state)
+        name_of = _namer(seats)
+        lines = [texts.render(event.kind(), event.facts(), lang, name_of) for event in events]
+        seed_hex = revealed_seed.hex() if revealed_seed is not None else None
+        if seed_hex is not None:
+            lines.append(texts.render("common.seed_revealed", {"seed": seed_hex}, lang))
+        rows = self.rows(seats, lang)
+        title = texts.render(f"common.title.{game.name}", {"number": record.number}, lang)
+        return Reply(
+            ok=True,
+            text=self._text(lines, title, rows, lang),
+            lines=tuple(lines),
+            title=title,
+            table=rows,
+            game_id=record.id,
+            game_kind=game.name,
+            to_act=game.to_act(state),
+            seed=seed_hex,
+            events=tuple(event.to_json() for event in events),
+        )
+
+    def opened(
+        self,
+        game: Game[Any],
+        record: GameRecord,
+        tournament: Tournament,
+        state: Any,
+        lang: str,
+        verifiable: bool = True,
+    ) -> Reply:
+        facts = {"number": record.number, "tournament": tournament.name, "commitment": record.commitment}
+        lines = [texts.render(f"common.opened.{game.name}", facts, lang)]
+        if verifiable:
+            lines.append(texts.render("common.commitment", facts, lang))
+        title = texts.render(f"common.title.{game.name}", {"number": record.number}, lang)
+        rows = self.rows(game.table(state), lang)
+        return Reply(
+            ok=True,
+            text=self._text(lines, title, rows, lang),
+            lines=tuple(lines),
+            title=title,
+            table=rows,
+            game_id=record.id,
+            game_kind=game.name,
+            to_act=game.to_act(state),
+            commitment=record.commitment if verifiable else None,
+        )
+
+    def simple(self, key: str, facts: Mapping[str, Any], lang: str) -> Reply:
+        line = texts.render(f"common.{key}", facts, lang)
+        return Reply(ok=True, text=line, lines=(line,))
+
+    def refusal(self, error: CroupierError, lang: str, record: GameRecord | None, state: Any | None) -> Reply:
+        name_of = str
+        if record is not None and state is not None:
+            name_of = _namer(_seats_of(record, state))
+        line = texts.render(f"error.{error.code}", dict(error.facts), lang, name_of)
+        return Reply(
+            ok=False,
+            text=line,
+            lines=(line,),
+            error_code=error.code,
+            game_id=record.id if record else None,
+            game_kind=record.kind if record else None,
+        )
+
+    def rows(self, seats: Sequence[Seat], lang: str) -> tuple[Row, ...]:
+        return tuple(
+            Row(
+                player=seat.player,
+                name=seat.name,
+                role=seat.role,
+                role_label=texts.render(f"role.{seat.role}", {}, lang),
+                points=seat.points,
+                to_act=seat.to_act,
+            )
+            for seat in seats
+        )
+
+    def _text(self, lines: Sequence[str], title: str, rows: Sequence[Row], lang: str) -> str:
+        parts = list(lines)
+        if rows:
+            parts.append(f"— {title} —")
+            for row in rows:
+                marker = "▶ " if row.to_act else "  "
+                parts.append(f"{marker}{row.name} ({row.role_label}): {row.points}")
+        return "\n".join(parts)
+
+
+def _seats_of(record: GameRecord, state: Any) -> Sequence[Seat]:
+    from bot.games import GAMES
+
+    return GAMES[record.kind].table(state)
+
+
+def _namer(seats: Sequence[Seat]) -> Any:
+    names = {seat.player: seat.name for seat in seats}
+    return lambda player: names.get(player, player)

@@ -1,0 +1,56 @@
+"""Reading ``/settings key=value …``: per-channel language, moderator role and turn timeout."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.texts import LANGUAGES
+from engine.errors import InvalidCommand
+
+_KEYS = {
+    "language": "language",
+    "lang": "language",
+    "sprache": "language",
+    "langue": "language",
+    "moderator": "moderator_role",
+    "moderator_role": "moderator_role",
+    "role": "moderator_role",
+    "timeout": "turn_timeout_seconds",
+    "turn_timeout": "turn_timeout_seconds",
+}
+_MAX_TIMEOUT = 14 * 24 * 3600
+
+
+def parse_settings(options: Mapping[str, str]) -> dict[str, Any]:
+    """Validated settings fields; InvalidCommand naming the bad key or value otherwise."""
+    if not options:
+        raise InvalidCommand("settings_missing", valid=sorted(set(_KEYS.values())))
+    fields: dict[str, Any] = {}
+    for key, value in options.items():
+        field = _KEYS.get(key.lower())
+        if field is None:
+            raise InvalidCommand("unknown_setting", setting=key, valid=sorted(set(_KEYS.values())))
+        if field == "language":
+            if value.lower() not in LANGUAGES:
+                raise InvalidCommand("unknown_language", language=value, valid=list(LANGUAGES))
+            fields[field] = value.lower()
+        elif field == "turn_timeout_seconds":
+            seconds = _seconds(value)
+            if seconds is None or not 0 <= seconds <= _MAX_TIMEOUT:
+                raise InvalidCommand("bad_timeout", value=value, max=_MAX_TIMEOUT)
+            fields[field] = seconds
+        else:
+            fields[field] = value.strip()[:100] or None
+    return fields
+
+
+def _seconds(text: str) -> int | None:
+    """``90``, ``90s``, ``15m``, ``2h``, ``1d`` → seconds."""
+    text = text.strip().lower()
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    factor = units.get(text[-1:], 0) if text else 0
+    number = text[:-1] if factor else text
+    if not number.isdigit():
+        return None
+    return int(number) * (factor or 1)

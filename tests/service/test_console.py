@@ -1,0 +1,120 @@
+"""The console channel: line format, slash commands, permissions, JSON output."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from bot.console import Console, run_console
+from bot.croupier import Croupier, seed_from_text
+from bot.store import Store
+
+
+@pytest.fixture
+def console(store: Store) -> Console:
+    croupier = Croupier(store=store, seed_source=seed_from_text("console-test"))
+    return Console(croupier, moderators=frozenset({"mod"}), admins=frozenset({"boss"}))
+
+
+async def answers(console: Console, *lines: str) -> list[tuple[bool, str]]:
+    result = []
+    for line in lines:
+        answer = await console.handle(line)
+        assert answer is not None
+        result.append((answer.ok, answer.text))
+    return result
+
+
+async def test_a_durchgang_can_be_played_closed_exported_and_verified(console: Console) -> None:
+    replies = await answers(
+        console,
+        "mod: /tournament Wintercup",
+        "mod: /open verflixte6",
+        "anna: /join",
+        "ben: /join",
+        "cleo: /join",
+        "anna: weiter",
+        "anna: stopp",
+        "ben: weiter",
+        "ben: stopp",
+        "cleo: weiter",
+        "cleo: stopp",
+        "mod: /close",
+        "anna: /standings",
+        "boss: /export bbcode",
+        "anna: /verify",
+    )
+    assert all(ok for ok, _ in replies), replies
+    assert "Wintercup" in replies[0][1]
+    assert "[table]" in replies[13][1]
+    assert "Wintercup" in replies[13][1]
+    assert "✅" in replies[14][1]
+    standings = replies[12][1]
+    for name in ("anna", "ben", "cleo"):
+        assert name in standings
+
+
+@pytest.mark.parametrize(
+    ("line", "code_word"),
+    [
+        ("anna: /open verflixte6", "Moderatoren"),
+        ("anna: /close", "Moderatoren"),
+        ("anna: /skip ben", "Moderatoren"),
+        ("mod: /export csv", "Admins"),
+        ("anna: /frobnicate", "/frobnicate"),
+        ("no colon here", "NAME: TEXT"),
+        ("boss: /export pdf", "pdf"),
+    ],
+)
+async def test_refusals_are_explained(console: Console, line: str, code_word: str) -> None:
+    await answers(console, "mod: /open verflixte6", "ben: /join")
+    answer = await console.handle(line)
+    assert answer is not None
+    assert not answer.ok
+    assert code_word in answer.text
+
+
+async def test_message_ids_make_lines_exactly_once(console: Console, store: Store) -> None:
+    await answers(console, "#1 mod: /open verflixte6", "#2 anna: /join", "#3 anna: weiter")
+    first = await console.handle("#3 anna: weiter")
+    assert first is not None
+    assert first.id == "3"
+    async with store.unit_of_work() as uow:
+        record = await uow.games.open_in("console")
+    assert record is not None
+    assert record.dice_used == 1
+
+
+async def test_json_output_is_one_object_per_line(console: Console) -> None:
+    stdin = io.StringIO("mod: /open verflixte6\n\nanna: /join\nanna: Hallo!\n")
+    stdout = io.StringIO()
+    assert await run_console(console, stdin=stdin, stdout=stdout, as_json=True) == 0
+    objects = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    assert [o["id"] for o in objects] == ["1", "2", "3"]
+    assert all(set(o) == {"id", "ok", "text"} for o in objects)
+    assert objects[2] == {"id": "3", "ok": True, "text": ""}  # chit-chat: nothing to say
+
+
+async def test_help_rules_and_jokers(console: Console) -> None:
+    await answers(console, "mod: /open verflixte6 jokers=Rattenlord,Fumo")
+    (help_ok, help_text), (rules_ok, rules_text), (jokers_ok, jokers_text) = await answers(
+        console, "anna: /help", "anna: /rules", "anna: /jokers"
+    )
+    assert help_ok
+    assert "/open" in help_text
+    assert "weiter mit Joker" in help_text
+    assert rules_ok
+    assert "stopp" in rules_text
+    assert jokers_ok
+    assert "Rattenlord" in jokers_text
+    assert "Fumo" in jokers_text
+    assert "Anaconda" not in jokers_text
+
+
+async def test_settings_switch_the_language(console: Console) -> None:
+    replies = await answers(console, "mod: /settings language=en", "mod: /open verflixte6", "anna: /join")
+    assert all(ok for ok, _ in replies)
+    assert "Jungfrau (not played yet)" in replies[2][1]  # the running table speaks English now
+    assert "eröffnet" not in replies[1][1]

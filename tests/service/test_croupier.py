@@ -1,0 +1,204 @@
+"""The croupier service on real databases (SQLite always, PostgreSQL when reachable)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.croupier import Croupier, seed_from_text
+from bot.store import Store
+from bot.verify import verify_games
+from engine.dice import ScriptedDice, derive_die
+from engine.game import Close, Join, Skip, Start
+from tests.service.helpers import MODERATOR, Table, snapshot_of
+
+
+def scripted(faces: list[int]):  # type: ignore[no-untyped-def]
+    def factory(record):  # type: ignore[no-untyped-def]
+        dice = ScriptedDice(faces)
+        dice.position = record.dice_used
+        return dice
+
+    return factory
+
+
+async def test_full_durchgang_is_played_closed_and_scored(store: Store) -> None:
+    table = Table(Croupier(store=store, dice_factory=scripted([3, 2, 6, 4, 5])))
+    opened = await table.open()
+    assert opened.ok
+    assert opened.commitment is None
+    for player in ("anna", "ben"):
+        assert (await table.do(player, Join(player.capitalize()))).ok
+    assert (await table.say("anna", "weiter")).ok  # Freiwurf 3
+    assert (await table.say("anna", "weiter")).ok  # 2 → 5
+    stopped = await table.say("anna", "stopp")
+    assert stopped.ok
+    assert "5" in stopped.text
+    assert (await table.say("ben", "weiter")).ok  # Freiwurf 6 (no bust)
+    assert (await table.say("ben", "weiter")).ok  # 4 → 10
+    busted = await table.say("ben", "weiter")  # 5 → 15
+    assert busted.ok
+    closed = await table.do(MODERATOR, Close())
+    assert closed.ok
+    assert closed.seed is None
+    standings = await table.croupier.standings_table(table.channel)
+    assert standings is not None
+    assert [(row.name, row.total, row.rank) for row in standings.rows] == [("Ben", 15, 1), ("Anna", 5, 2)]
+
+
+async def test_chit_chat_is_silent_and_writes_nothing(store: Store) -> None:
+    table = Table(Croupier(store=store, dice_factory=scripted([1])))
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    before = await snapshot_of(store)
+    reply = await table.say("anna", "na, wer traut sich heute?")
+    assert reply.silent
+    assert await snapshot_of(store) == before
+
+
+@pytest.mark.parametrize(
+    ("author", "text", "code"),
+    [
+        ("ben", "weiter", "not_your_turn"),
+        ("anna", "stopp", "stop_before_freiwurf"),
+        ("anna", "weiter mit Joker Rattenlrd", "unknown_joker"),
+        ("anna", "raube ben", "no_decision_pending"),
+    ],
+)
+async def test_refused_command_gets_a_reason_and_changes_nothing(
+    store: Store, author: str, text: str, code: str
+) -> None:
+    table = Table(Croupier(store=store, dice_factory=scripted([3, 3, 3])))
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    await table.do("ben", Join("Ben"))
+    before = await snapshot_of(store)
+    reply = await table.say(author, text)
+    assert not reply.ok
+    assert reply.error_code == code, reply.text
+    assert reply.text
+    assert "[" not in reply.text[:1]
+    assert await snapshot_of(store) == before
+
+
+async def test_redelivered_message_is_applied_once_and_answered_alike(store: Store) -> None:
+    table = Table(Croupier(store=store, dice_factory=scripted([4, 2, 5])))
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    first = await table.say("anna", "weiter", mid="discord:111")
+    after_first = await snapshot_of(store)
+    again = await table.say("anna", "weiter", mid="discord:111")
+    assert again.duplicate
+    assert again.text == first.text
+    assert await snapshot_of(store) == after_first
+    async with store.unit_of_work() as uow:
+        record = await uow.games.open_in(table.channel)
+    assert record is not None
+    assert record.dice_used == 1
+
+
+async def test_only_moderators_open_skip_and_close(store: Store) -> None:
+    table = Table(Croupier(store=store))
+    refused = await table.croupier.open_game(table.msg("anna"), "verflixte6", {})
+    assert not refused.ok
+    assert refused.error_code == "not_moderator"
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    await table.do("ben", Join("Ben"))
+    before = await snapshot_of(store)
+    for command in (Skip("anna"), Close(), Start()):
+        reply = await table.do("ben", command)
+        assert not reply.ok
+        assert reply.error_code == "not_moderator"
+    assert await snapshot_of(store) == before
+    assert (await table.do(MODERATOR, Skip("anna"))).ok
+
+
+async def test_only_admins_export(store: Store) -> None:
+    table = Table(Croupier(store=store))
+    refused = await table.croupier.export(table.msg("anna"), "csv")
+    assert not refused.ok
+    assert refused.error_code == "not_admin"
+    allowed = await table.croupier.export(table.msg("anna", admin=True), "csv")
+    assert allowed.ok
+
+
+async def test_second_open_in_a_channel_is_refused(store: Store) -> None:
+    table = Table(Croupier(store=store))
+    assert (await table.open()).ok
+    again = await table.open()
+    assert not again.ok
+    assert again.error_code == "game_already_open"
+    unknown = await table.open("kniffel")
+    assert not unknown.ok
+    assert unknown.error_code == "unknown_game"
+
+
+async def test_new_tournament_starts_a_fresh_table(store: Store) -> None:
+    table = Table(Croupier(store=store, dice_factory=scripted([5, 5])))
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    await table.say("anna", "weiter")
+    await table.say("anna", "stopp")
+    await table.do(MODERATOR, Close())
+    reply = await table.croupier.new_tournament(table.msg(MODERATOR), "Herbstcup", "placement")
+    assert reply.ok
+    assert "Herbstcup" in reply.text
+    standings = await table.croupier.standings_table(table.channel)
+    assert standings is not None
+    assert standings.tournament == "Herbstcup"
+    assert standings.rows == ()
+
+
+async def test_verify_rederives_the_dice_and_catches_tampering(store: Store) -> None:
+    croupier = Croupier(store=store, seed_source=seed_from_text("verify-test"))
+    table = Table(croupier)
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    for _ in range(4):  # a bust ends the Spiel early; later "weiter"s are refused and roll nothing
+        await table.say("anna", "weiter")
+    await table.do(MODERATOR, Close())
+    async with store.unit_of_work() as uow:
+        opened = (await uow.log.of_game(1))[0]
+    assert len(opened.reply["commitment"]) == 64
+    reports = await verify_games(store)
+    assert [r.ok for r in reports] == [True]
+    async with store.unit_of_work() as uow:
+        (game,) = await uow.games.list_closed()
+        entries = await uow.log.of_game(game.id)
+    faces = [face for entry in entries for face in entry.dice]
+    assert faces == [derive_die(game.seed, game.id, i) for i in range(game.dice_used)]
+    assert game.dice_used == len(faces) > 0
+
+
+async def test_settings_change_the_reply_language(store: Store) -> None:
+    table = Table(Croupier(store=store, dice_factory=scripted([2])))
+    refused = await table.croupier.change_settings(table.msg("anna"), {"language": "en"})
+    assert not refused.ok
+    assert refused.error_code == "not_moderator"
+    bad = await table.croupier.change_settings(table.msg(MODERATOR), {"language": "xx"})
+    assert not bad.ok
+    assert bad.error_code == "unknown_language"
+    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": "en"})).ok
+    await table.open()
+    reply = await table.do("anna", Join("Anna"))
+    assert reply.ok
+    refused_en = await table.say("ben", "weiter")
+    assert not refused_en.ok
+    assert (await table.croupier.language("guild-1", table.channel)) == "en"
+
+
+async def test_reply_is_stored_as_json_in_the_log(store: Store) -> None:
+    table = Table(Croupier(store=store, dice_factory=scripted([4])))
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    await table.say("anna", "weiter", mid="m-json")
+    async with store.unit_of_work() as uow:
+        entry = await uow.log.find("m-json")
+    assert entry is not None
+    json.dumps(entry.reply)  # plain JSON, so redelivery works on both stores
+    assert entry.dice == [4]
+    assert entry.dice_from == 0
+    assert entry.events
+    assert entry.events[0]["kind"].startswith("v6.")

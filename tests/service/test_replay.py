@@ -1,0 +1,136 @@
+"""``croupier replay``: the documented contract, on the golden scripts and on malformed ones."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+
+from bot import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "golden"
+SCRIPTS = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def replay(script: str | dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    """``croupier replay -`` in this process (the CLI entry point itself, stdin and all)."""
+    text = script if isinstance(script, str) else json.dumps(script)
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        mock.patch.object(sys, "stdin", io.StringIO(text)),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        code = cli.main(["replay", "-"])
+    return subprocess.CompletedProcess(["croupier", "replay", "-"], code, out.getvalue(), err.getvalue())
+
+
+def test_replay_runs_as_a_command_reading_stdin() -> None:
+    script = (GOLDEN / "verflixte6_seed_examples.json").read_text()
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "replay", "-"],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == replay(script).stdout
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
+def test_golden_script_gives_the_expected_result(script: Path) -> None:
+    expected = json.loads(script.with_name(script.stem + ".expected.json").read_text())
+    done = replay(script.read_text())
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["players"] == expected["players"]
+    assert result["dice_left"] == expected["dice_left"]
+    refused = [i for i, reply in enumerate(result["replies"]) if not reply["ok"]]
+    assert refused == expected.get("refused_lines", [])
+    for key in ("winner", "finished"):
+        if key in expected:
+            assert result[key] == expected[key]
+    lines = json.loads(script.read_text())["lines"]
+    assert len(result["replies"]) == len(lines)
+    assert all(reply["text"] for reply in result["replies"])
+
+
+def test_replay_is_deterministic() -> None:
+    script = (GOLDEN / "verflixte6_seed_examples.json").read_text()
+    assert replay(script).stdout == replay(script).stdout
+
+
+def test_refused_line_is_reported_and_changes_nothing() -> None:
+    script = {
+        "game": "verflixte6",
+        "players": ["anna", "ben"],
+        "dice": [4, 2],
+        "lines": [
+            {"from": "ben", "text": "weiter"},  # not ben's turn
+            {"from": "anna", "text": "weiter mit Joker Quatsch"},  # no such joker
+            {"from": "anna", "text": "weiter"},
+            {"from": "anna", "text": "hallo"},  # chit-chat
+            {"from": "anna", "text": "weiter"},
+        ],
+        "close": False,
+    }
+    done = replay(script)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert [reply["ok"] for reply in result["replies"]] == [False, False, True, False, True]
+    assert "anna" in result["replies"][0]["text"]  # says whose turn it is
+    assert result["players"]["anna"] == {"role": "playing", "points": 6}
+    assert result["players"]["ben"] == {"role": "jungfrau", "points": 0}
+    assert result["dice_left"] == 0
+
+
+@pytest.mark.parametrize(
+    ("script", "needle"),
+    [
+        ("{not json", "not JSON"),
+        (json.dumps({"players": ["a"], "lines": []}), "game"),
+        (json.dumps({"game": "kniffel", "players": ["a"]}), "game"),
+        (json.dumps({"game": "verflixte6", "players": []}), "players"),
+        (json.dumps({"game": "verflixte6", "players": ["a", "a"]}), "players"),
+        (json.dumps({"game": "verflixte6", "players": ["a"], "dice": [1, 7]}), "dice"),
+        (json.dumps({"game": "verflixte6", "players": ["a"], "lines": [{"text": "weiter"}]}), "lines.0.from"),
+        (json.dumps({"game": "verflixte6", "players": ["a"], "options": {"colour": "red"}}), "options"),
+        (json.dumps({"game": "killer", "players": ["a", "b"], "options": {"dice": 2}}), "options"),
+    ],
+)
+def test_malformed_script_exits_2_naming_the_fault(script: str, needle: str) -> None:
+    done = replay(script)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    message = done.stderr.strip().splitlines()
+    assert len(message) == 1, done.stderr
+    assert needle in message[0], done.stderr
+
+
+def test_running_out_of_dice_exits_3_naming_the_line() -> None:
+    script = {
+        "game": "verflixte6",
+        "players": ["anna"],
+        "dice": [3],
+        "lines": [{"from": "anna", "text": "weiter"}, {"from": "anna", "text": "weiter"}],
+    }
+    done = replay(script)
+    assert done.returncode == 3
+    assert "lines[1]" in done.stderr
+    assert done.stdout == ""
+
+
+def test_missing_file_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["replay", "/nonexistent/script.json"]) == 2
+    assert "cannot read" in capsys.readouterr().err
