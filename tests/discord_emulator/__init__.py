@@ -1,0 +1,63 @@
+"""A local emulation of Discord's REST API and gateway, for end-to-end tests of the real discord.py client.
+
+Start it with `async with DiscordEmulator() as emu`, point discord.py at it with
+`bot.discord.endpoint.use_endpoints(emu.api_base, emu.gateway_url)`, run the client with `running_client`,
+then act as users (`send_message`, `slash_command`, `click`, …) and read what the bot did (`next_message`,
+`wait_for_response`, `requests`, `gateway_log`). See docs in server.py and fixtures.py.
+"""
+
+from .fixtures import discord_emulator, running_client
+from .gateway import (
+    DIRECT_MESSAGES,
+    GUILD_MEMBERS,
+    GUILD_MESSAGES,
+    GUILD_PRESENCES,
+    GUILDS,
+    MESSAGE_CONTENT,
+    PRIVILEGED,
+    GatewayRecord,
+)
+from .journal import EmulatorTimeout, Journal
+from .mentions import Pings
+from .models import CATEGORY, DM, TEXT, VOICE, UsageError
+from .permissions import Overwrite
+from .records import (
+    BotMessage,
+    InteractionResponse,
+    RecordedRequest,
+    SentInteraction,
+    UploadedFile,
+)
+from .server import DiscordEmulator
+from .snowflakes import SnowflakeFactory, shard_of, snowflake_time
+
+__all__ = [
+    "CATEGORY",
+    "DIRECT_MESSAGES",
+    "DM",
+    "GUILDS",
+    "GUILD_MEMBERS",
+    "GUILD_MESSAGES",
+    "GUILD_PRESENCES",
+    "MESSAGE_CONTENT",
+    "PRIVILEGED",
+    "TEXT",
+    "VOICE",
+    "BotMessage",
+    "DiscordEmulator",
+    "EmulatorTimeout",
+    "GatewayRecord",
+    "InteractionResponse",
+    "Journal",
+    "Overwrite",
+    "Pings",
+    "RecordedRequest",
+    "SentInteraction",
+    "SnowflakeFactory",
+    "UploadedFile",
+    "UsageError",
+    "discord_emulator",
+    "running_client",
+    "shard_of",
+    "snowflake_time",
+]
