@@ -33,13 +33,12 @@ from bot.store import (
     GameRecord,
     StaleVersion,
     Store,
-    StoreUnavailable,
     Tournament,
 )
 from bot.verify import verify_games
 from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand
-from engine.game import Command, Game, Timeout
+from engine.game import Command, Timeout
 
 log = logging.getLogger(__name__)
 
@@ -79,36 +78,38 @@ class Croupier:
 
     async def handle_text(self, msg: Incoming) -> Reply:
         """A chat line: a command of the channel's open game, or chit-chat (answered with ``silent``)."""
-        lang_game = await self._open_game_kind(msg.channel)
-        if lang_game is None:
-            return Reply.nothing()
-        game = GAMES[lang_game]
-        try:
-            command = game.parse(msg.text)
-        except CroupierError as error:
-            return await self._refusal(msg, error, game)
-        if command is None:
-            return Reply.nothing()
-        return await self.execute(msg, command)
+        return await self._guarded(msg, lambda: self._apply(msg, None))
 
     async def execute(self, msg: Incoming, command: Command) -> Reply:
-        """Apply one typed command (from a chat line, a button or a slash command) exactly once."""
+        """Apply one typed command (from a button or a slash command) exactly once."""
         return await self._guarded(msg, lambda: self._apply(msg, command))
 
-    async def _apply(self, msg: Incoming, command: Command) -> Reply:
+    async def _apply(self, msg: Incoming, command: Command | None) -> Reply:
+        """Load, apply, persist and render in one unit of work; ``command`` None means: parse the text.
+
+        There is no duplicate check up front: a message applied before fails on the log's unique
+        message id at the end (or is refused by the moved-on game), and :meth:`_guarded` then answers
+        from the log. That keeps the common path to one read of the game and one write.
+        """
         async with self.store.unit_of_work() as uow:
-            earlier = await uow.log.find(msg.message_id)
-            if earlier is not None:
-                return Reply.from_log(earlier.reply)
             record = await uow.games.open_in(msg.channel)
+            if record is None and command is None:
+                return Reply.nothing()
             settings = await uow.settings.get(msg.guild, msg.channel)
             if record is None:
                 raise _Refused(IllegalCommand("no_open_game"), None, settings.language)
             game = GAMES[record.kind]
             lang = settings.language or game.language
+            state = game.load(record.snapshot)
+            if command is None:
+                try:
+                    command = game.parse(msg.text)
+                except CroupierError as error:
+                    raise _Refused(error, record, lang, state=state) from None
+                if command is None:
+                    return Reply.nothing()
             if command.moderator_only and not msg.is_moderator and not isinstance(command, Timeout):
                 raise _Refused(IllegalCommand("not_moderator"), record, lang)
-            state = game.load(record.snapshot)
             dice = dice_mod.RecordingDice(self._dice_for(record))
             try:
                 new_state, events = game.apply(state, msg.author, command, dice)
@@ -240,7 +241,7 @@ class Croupier:
     # ------------------------------------------------------------------ read-only views
 
     async def language(self, guild: str, channel: str) -> str:
-        async with self.store.unit_of_work() as uow:
+        async with self.store.unit_of_work(read_only=True) as uow:
             settings = await uow.settings.get(guild, channel)
             record = await uow.games.open_in(channel)
         if settings.language:
@@ -249,7 +250,7 @@ class Croupier:
 
     async def open_game_view(self, channel: str) -> tuple[GameRecord, Any] | None:
         """The open game of a channel with its loaded state (for help texts and buttons)."""
-        async with self.store.unit_of_work() as uow:
+        async with self.store.unit_of_work(read_only=True) as uow:
             record = await uow.games.open_in(channel)
         if record is None:
             return None
@@ -257,7 +258,7 @@ class Croupier:
 
     async def apply_due_timeouts(self) -> list[tuple[GameRecord, Reply]]:
         """Apply the turn-timeout rule to every game whose deadline has passed (exactly once each)."""
-        async with self.store.unit_of_work() as uow:
+        async with self.store.unit_of_work(read_only=True) as uow:
             due = await uow.games.due(self.clock())
         answered: list[tuple[GameRecord, Reply]] = []
         for record in due:
@@ -286,7 +287,7 @@ class Croupier:
 
     async def standings_table(self, channel: str, tournament_id: int | None = None) -> StandingsTable | None:
         """The tournament table (verflixte 6 Durchgänge), computed from the closed games."""
-        async with self.store.unit_of_work() as uow:
+        async with self.store.unit_of_work(read_only=True) as uow:
             tournament = (
                 await uow.tournaments.get(tournament_id)
                 if tournament_id is not None
@@ -387,23 +388,30 @@ class Croupier:
                 try:
                     return await run()
                 except _Refused as refused:
+                    # A redelivered message may be refused by the game it already moved on.
+                    earlier = await self._earlier(msg.message_id)
+                    if earlier is not None:
+                        return earlier
                     return self.replier.refusal(refused.error, refused.lang, refused.record, refused.state)
-                except (StaleVersion, DuplicateMessage):
-                    # Another process applied a move (or this very message) first: reload and retry;
-                    # the log answers a message that was handled meanwhile.
+                except DuplicateMessage:
+                    earlier = await self._earlier(msg.message_id)
+                    if earlier is not None:
+                        return earlier
+                    continue
+                except StaleVersion:
+                    # Another process applied a move first: reload and try again.
                     log.info("lost a race on channel %s (attempt %d); reloading", msg.channel, attempt + 1)
                     continue
-                except StoreUnavailable:
-                    raise
             return self.replier.refusal(IllegalCommand("busy_try_again"), await self._lang(msg), None, None)
 
-    async def _refusal(self, msg: Incoming, error: CroupierError, game: Game[Any]) -> Reply:
-        lang = await self._lang(msg) or game.language
-        view = await self.open_game_view(msg.channel)
-        return self.replier.refusal(error, lang, view[0] if view else None, view[1] if view else None)
+    async def _earlier(self, message_id: str) -> Reply | None:
+        """The answer a message got when it was handled before, if it was."""
+        async with self.store.unit_of_work(read_only=True) as uow:
+            entry = await uow.log.find(message_id)
+        return None if entry is None else Reply.from_log(entry.reply)
 
     async def _open_game_kind(self, channel: str) -> str | None:
-        async with self.store.unit_of_work() as uow:
+        async with self.store.unit_of_work(read_only=True) as uow:
             record = await uow.games.open_in(channel)
         return record.kind if record else None
 

@@ -144,7 +144,7 @@ async def _play(script: Script, store: Store) -> dict[str, Any]:
 
 
 async def _final(store: Store) -> tuple[GameRecord, Any]:
-    async with store.unit_of_work() as uow:
+    async with store.unit_of_work(read_only=True) as uow:
         record = await uow.games.get(1)
     if record is None:  # pragma: no cover - the game was opened above
         raise ScriptError("the game could not be opened", 2)

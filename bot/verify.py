@@ -24,7 +24,7 @@ class Report:
 
 
 async def verify_games(store: Store, game_id: int | None = None, channel: str | None = None) -> list[Report]:
-    async with store.unit_of_work() as uow:
+    async with store.unit_of_work(read_only=True) as uow:
         games = [
             game
             for game in await uow.games.list_closed(game_id=game_id)

@@ -127,11 +127,12 @@ def create_engine(url: str | URL, *, foreign_keys: bool = True, echo: bool = Fal
 
 
 def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:
+    # busy_timeout first: switching a new file to WAL needs a lock another process may briefly hold.
     pragmas = (
+        f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
         "PRAGMA journal_mode=WAL",
         "PRAGMA synchronous=FULL",
         f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}",
-        f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
     )
 
     @event.listens_for(engine.sync_engine, "connect")

@@ -11,6 +11,7 @@ and lists become comma-separated text, so catalogues stay plain templates.
 from __future__ import annotations
 
 import json
+import string
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
@@ -55,7 +56,7 @@ def render(
     if template is None:
         details = ", ".join(f"{k}={v}" for k, v in facts.items())
         return f"[{key}{': ' if details else ''}{details}]"
-    return template.format_map(_Facts(_prepare(facts, name_of)))
+    return _FORMATTER.vformat(template, (), _Facts(_prepare(facts, name_of)))
 
 
 def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> dict[str, Any]:
@@ -69,6 +70,22 @@ def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> dict[st
             value = ", ".join(str(v) for v in value)
         prepared[key] = value
     return prepared
+
+
+class _Formatter(string.Formatter):
+    """str.format plus a plural spec: ``{amount:plural:Auge:Augen}`` → "1 Auge", "2 Augen"."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("plural:"):
+            _, singular, plural = format_spec.split(":", 2)
+            return f"{value} {singular if value in (1, -1) else plural}"
+        return str(super().format_field(value, format_spec))
+
+    def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
+        return kwargs[key] if isinstance(key, str) else super().get_value(key, args, kwargs)
+
+
+_FORMATTER = _Formatter()
 
 
 class _Facts(dict[str, Any]):

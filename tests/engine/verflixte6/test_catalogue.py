@@ -101,4 +101,4 @@ def test_V6_catalogue_error_templates_format_with_real_facts(lang: str, errors: 
 def test_V6_catalogue_names_players_by_display_name(zoo: list[V6Event]) -> None:
     robbed = next(e for e in zoo if e.kind() == "v6.robbed")
     text = render("v6.robbed", robbed.facts(), "de", _name_of)
-    assert "Ben raubt Anna 1 Augen" in text
+    assert "Ben raubt Anna 1 Auge." in text  # singular for one pip
