@@ -123,7 +123,7 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(problem)
     from bot.discord.runner import run_bot
 
-    return run_bot(settings, _db_url(args))
+    return int(run_bot(settings, _db_url(args)))
 
 
 def _console(args: argparse.Namespace, banner: bool = False) -> int:
