@@ -1,0 +1,99 @@
+"""``CroupierBot``: the discord.py client. It wires events to :class:`Front` and does nothing else."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.croupier import Croupier
+from bot.discord.boards import ChoiceButton, ChoiceSelect
+from bot.discord.front import Front, front_of
+from bot.discord.mentions import nobody
+from bot.discord.options import BotOptions
+from bot.discord.slash import install
+from bot.discord.translator import CatalogueTranslator
+from bot.discord.turn_clock import TurnClock
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """Guilds, guild messages and message content (privileged: enable it in the Developer Portal)."""
+    chosen = discord.Intents.none()
+    chosen.guilds = True
+    chosen.guild_messages = True
+    chosen.message_content = True
+    return chosen
+
+
+class CroupierTree(app_commands.CommandTree):
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await front_of(interaction).failed(interaction, error)
+
+
+class CroupierBot(discord.AutoShardedClient):
+    def __init__(self, croupier: Croupier, options: BotOptions | None = None) -> None:
+        self.options = options or BotOptions()
+        shards: dict[str, Any] = {}
+        if self.options.shard_count is not None:
+            shards["shard_count"] = self.options.shard_count
+        if self.options.shard_ids is not None:
+            shards["shard_ids"] = list(self.options.shard_ids)
+        super().__init__(
+            intents=intents(),
+            allowed_mentions=nobody(),
+            guild_ready_timeout=self.options.guild_ready_timeout,
+            **shards,
+        )
+        self.front = Front(self, croupier)
+        self.tree = CroupierTree(self)
+        install(self.tree)
+        seconds = self.options.turn_clock_seconds
+        self.turn_clock = (
+            TurnClock(self.front.post_timeouts, seconds, self.wait_until_ready) if seconds else None
+        )
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(ChoiceButton, ChoiceSelect)
+        await self.tree.set_translator(CatalogueTranslator())
+        if self.options.sync_commands:
+            await self.sync_commands()
+        if self.turn_clock is not None:
+            self.turn_clock.start()
+
+    async def sync_commands(self) -> None:
+        """To the configured guilds at once, else globally (Discord may take a while to show those)."""
+        targets: list[discord.Object | None] = [discord.Object(g) for g in self.options.guild_ids] or [None]
+        for guild in targets:
+            where = f"guild {guild.id}" if guild is not None else "all guilds (global)"
+            if guild is not None:
+                self.tree.copy_global_to(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.HTTPException as error:
+                # A wrong guild id must not keep the bot from playing elsewhere; the log says what to fix.
+                log.error(
+                    "cannot register the slash commands in %s (%s %s): is the bot in that guild, and was "
+                    "it invited with the applications.commands scope? (docs/discord.md)",
+                    where,
+                    error.status,
+                    error.text or error.__class__.__name__,
+                )
+                continue
+            log.info("registered %d slash commands in %s", len(synced), where)
+
+    async def on_message(self, message: discord.Message) -> None:
+        await self.front.on_message(message)
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s on %d guild(s), %s shard(s)", self.user, len(self.guilds), self.shard_count)
+
+    async def close(self) -> None:
+        if self.turn_clock is not None:
+            self.turn_clock.stop()
+        await super().close()

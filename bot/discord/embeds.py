@@ -1,0 +1,179 @@
+"""Replies as Discord embeds, within Discord's limits (a 6000-character message, 1024 per field).
+
+The service already rendered every sentence; this module only arranges them: the lines of what
+happened, the running table with each participant's role, the commitment or the revealed seed, and
+the chosen jokers as cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import discord
+
+from bot import texts
+from bot.discord.mentions import quiet
+from bot.exports import StandingsTable
+from bot.replies import Reply, Row
+
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+FIELD_MAX = 1024
+FIELDS_MAX = 25
+EMBED_TOTAL_MAX = 6000
+EMBEDS_MAX = 10
+CONTENT_MAX = 2000
+BLANK = "\u200b"  # a field name Discord accepts but shows as nothing
+
+COLOURS = {
+    "verflixte6": discord.Colour(0xB0282E),
+    "killer": discord.Colour(0x4B2A6B),
+    "killer-classic": discord.Colour(0x4B2A6B),
+}
+NEUTRAL = discord.Colour(0x2F6F4F)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shown_name(name: str) -> str:
+    """A display name as embed text: no markdown tricks, no mention syntax."""
+    return quiet(discord.utils.escape_markdown(name))
+
+
+def game_embeds(
+    reply: Reply, lang: str, cards: Sequence[tuple[str, Sequence[str]]] = ()
+) -> list[discord.Embed]:
+    """The reply to a game command; ``cards`` are (player name, jokers) pairs shown as joker cards."""
+    colour = COLOURS.get(reply.game_kind or "", NEUTRAL)
+    hashes = [h for h in (reply.commitment, reply.seed) if h]
+    story = [quiet(line) for line in reply.lines if not any(h in line for h in hashes)]
+    embed = discord.Embed(
+        title=clip(reply.title, TITLE_MAX) or None,
+        description=clip("\n".join(story), DESCRIPTION_MAX) or None,
+        colour=colour,
+    )
+    for name, value in table_fields(reply.table, lang):
+        embed.add_field(name=name, value=value, inline=False)
+    for key, digest in (("commitment", reply.commitment), ("seed", reply.seed)):
+        if digest:
+            said = next((line for line in reply.lines if digest in line), f"`{digest}`")
+            embed.add_field(name=texts.render(f"discord.field.{key}", {}, lang), value=clip(said, FIELD_MAX))
+    if reply.game_id is not None:
+        embed.set_footer(text=texts.render("discord.footer.game", {"id": reply.game_id}, lang))
+    embeds = [embed, *(joker_card(player, jokers, lang, colour) for player, jokers in cards)]
+    return fit(embeds[:EMBEDS_MAX])
+
+
+def table_fields(rows: Sequence[Row], lang: str) -> list[tuple[str, str]]:
+    """The running table as fields of at most 1024 characters (the first one titled)."""
+    lines = [
+        f"{'▶' if row.to_act else '•'} {shown_name(row.name)} — {row.role_label}: **{row.points}**"
+        for row in rows
+    ]
+    title = texts.render("discord.field.table", {}, lang)
+    return [(title if index == 0 else BLANK, chunk) for index, chunk in enumerate(_chunks(lines, FIELD_MAX))][
+        : FIELDS_MAX - 3
+    ]
+
+
+def joker_card(player: str, jokers: Sequence[str], lang: str, colour: discord.Colour) -> discord.Embed:
+    card = discord.Embed(title=texts.render("discord.jokers_of", {"player": player}, lang), colour=colour)
+    for joker in jokers:
+        key = f"v6.joker_info.{joker}"
+        info = texts.render(key, {}, lang) if texts.has(key, lang) else joker
+        card.add_field(name=clip(joker, TITLE_MAX), value=clip(info, FIELD_MAX), inline=False)
+    return card
+
+
+def text_embeds(text: str, title: str = "", colour: discord.Colour = NEUTRAL) -> list[discord.Embed]:
+    """Plain text (help, rules, verification) as one or more embeds, split at line ends."""
+    chunks = _chunks(text.splitlines() or [""], DESCRIPTION_MAX) or [""]
+    embeds = [
+        discord.Embed(
+            title=clip(title, TITLE_MAX) if index == 0 and title else None, description=chunk or None
+        )
+        for index, chunk in enumerate(chunks)
+    ]
+    for embed in embeds:
+        embed.colour = colour
+    return fit(embeds[:EMBEDS_MAX])
+
+
+def refusal_content(reply: Reply) -> str:
+    """A refusal as a short message: why, and (from the catalogue) what is valid now."""
+    return clip(f"⚠️ {quiet(reply.text)}", CONTENT_MAX)
+
+
+def standings_embed(table: StandingsTable, lang: str) -> discord.Embed:
+    """The tournament table as aligned monospace text (Discord has no table markup)."""
+    header, rows = standings_cells(table, lang)
+    widths = [max(len(cells[i]) for cells in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            cell.ljust(width) if index == 1 else cell.rjust(width)
+            for index, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    body = [line(header), *(line(cells) for cells in rows)]
+    block = "\n".join(body)
+    while len(block) + 8 > DESCRIPTION_MAX and len(body) > 2:
+        body = [*body[:-2], "…"]
+        block = "\n".join(body)
+    title = texts.render("discord.standings_title", {"name": table.tournament}, lang)
+    return discord.Embed(title=clip(title, TITLE_MAX), description=f"```\n{block}\n```", colour=NEUTRAL)
+
+
+def standings_cells(table: StandingsTable, lang: str) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the standings as strings (shared by the embed and the picture)."""
+    header = [
+        texts.render("discord.column.rank", {}, lang),
+        texts.render("discord.column.player", {}, lang),
+        *(f"D{number}" for number in table.durchgaenge),
+        texts.render("discord.column.total", {}, lang),
+    ]
+    rows = [
+        [
+            str(row.rank),
+            clip(row.name.replace("`", "ˋ"), 20),
+            *("–" if points is None else str(points) for points in row.points),
+            str(row.total),
+        ]
+        for row in table.rows
+    ]
+    return header, rows
+
+
+def fit(embeds: list[discord.Embed]) -> list[discord.Embed]:
+    """Keep a message within Discord's 6000 characters: trim descriptions, then drop trailing embeds."""
+    while embeds and sum(len(embed) for embed in embeds) > EMBED_TOTAL_MAX:
+        excess = sum(len(embed) for embed in embeds) - EMBED_TOTAL_MAX
+        first = embeds[0]
+        if len(embeds) > 1:
+            embeds = embeds[:-1]
+        elif first.description and len(first.description) > excess + 1:
+            first.description = clip(first.description, len(first.description) - excess)
+        elif first.fields:
+            first.remove_field(len(first.fields) - 1)
+        else:
+            first.description = clip(first.description or "", 1)
+    return embeds
+
+
+def _chunks(lines: Iterable[str], limit: int) -> list[str]:
+    """Lines joined into pieces of at most ``limit`` characters (a too long line is clipped)."""
+    chunks: list[str] = []
+    current = ""
+    for raw in lines:
+        line = clip(raw, limit)
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        chunks.append(current)
+    return chunks

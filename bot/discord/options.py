@@ -1,0 +1,27 @@
+"""How the Discord client is set up, as one value (built from Settings, or directly by tests)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.settings import Settings
+
+TURN_CLOCK_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class BotOptions:
+    guild_ids: tuple[int, ...] = ()  # sync slash commands to these guilds at start; empty: globally
+    shard_count: int | None = None  # None: as many as Discord recommends
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all
+    sync_commands: bool = True
+    turn_clock_seconds: float | None = TURN_CLOCK_SECONDS  # None: no background timeout task
+    guild_ready_timeout: float = 2.0  # discord.py's wait for GUILD_CREATEs before on_ready
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> BotOptions:
+        return cls(
+            guild_ids=tuple(settings.discord_guild_ids),
+            shard_count=settings.discord_shard_count,
+            shard_ids=tuple(settings.discord_shard_ids) if settings.discord_shard_ids is not None else None,
+        )

@@ -1,0 +1,102 @@
+"""Starting the Discord bot: ``run_bot`` for ``croupier run``, ``serve`` inside a running event loop
+(tests inject their own store, dice and options through the :class:`Croupier`).
+
+Everything a user can get wrong — token, intents, database, network — ends in one line on stderr and
+exit code 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import Callable
+
+import aiohttp
+import discord
+
+from bot.croupier import Croupier
+from bot.discord.client import CroupierBot
+from bot.discord.endpoint import use_endpoints
+from bot.discord.options import BotOptions
+from bot.settings import Settings
+from bot.store import BadDatabaseURL, ChannelDefaults, SchemaNotCurrent, Store, StoreUnavailable
+
+ClientFactory = Callable[[Croupier, BotOptions], CroupierBot]
+
+LOGIN_REFUSED = (
+    "Discord refused DISCORD_TOKEN (401 Unauthorized): the token is wrong or was reset; "
+    "copy it again from the Developer Portal (Bot → Reset Token)."
+)
+INTENTS_REFUSED = (
+    "Discord refused the Message Content intent: enable it in the Developer Portal "
+    "(Bot → Privileged Gateway Intents → Message Content Intent), then start again."
+)
+
+
+def fail(message: str) -> int:
+    print(f"croupier: {message}", file=sys.stderr)
+    return 1
+
+
+def run_bot(settings: Settings, db_url: str) -> int:
+    """Run the bot until it is stopped (Ctrl-C, SIGTERM); the exit code for ``croupier run``."""
+    try:
+        return asyncio.run(serve_settings(settings, db_url, handle_signals=True))
+    except KeyboardInterrupt:
+        return 130
+
+
+async def serve_settings(settings: Settings, db_url: str, *, handle_signals: bool = False) -> int:
+    problem = settings.token_problem()
+    if problem is not None or settings.discord_token is None:
+        return fail(problem or "DISCORD_TOKEN is not set.")
+    use_endpoints(settings.discord_api_base, settings.discord_gateway_url)
+    try:
+        store = await Store.open(db_url, defaults=ChannelDefaults.from_settings(settings))
+    except (StoreUnavailable, SchemaNotCurrent, BadDatabaseURL) as error:
+        return fail(str(error))
+    try:
+        return await serve(
+            Croupier(store=store),
+            settings.discord_token.get_secret_value(),
+            BotOptions.from_settings(settings),
+            handle_signals=handle_signals,
+        )
+    finally:
+        await store.close()
+
+
+def create_client(croupier: Croupier, options: BotOptions | None = None) -> CroupierBot:
+    return CroupierBot(croupier, options)
+
+
+async def serve(
+    croupier: Croupier,
+    token: str,
+    options: BotOptions | None = None,
+    *,
+    client_factory: ClientFactory = CroupierBot,
+    handle_signals: bool = False,
+) -> int:
+    """Log in and run until the client is closed; 0 after a clean stop, 1 with a one-line reason."""
+    client = client_factory(croupier, options or BotOptions())
+    loop = asyncio.get_running_loop()
+    if handle_signals:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(client.close()))
+    try:
+        async with client:
+            await client.start(token)
+    except discord.LoginFailure:
+        return fail(LOGIN_REFUSED)
+    except discord.PrivilegedIntentsRequired:
+        return fail(INTENTS_REFUSED)
+    except (discord.GatewayNotFound, aiohttp.ClientConnectionError, OSError) as error:
+        return fail(f"cannot reach Discord ({discord.http.Route.BASE}): {error or type(error).__name__}")
+    finally:
+        if handle_signals:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signal.SIGTERM)
+    return 0

@@ -1,0 +1,97 @@
+"""Command, option and choice names: an ascii German base name that every keyboard can type, with
+the proper spelling (``eröffnen``, ``schließen``) and the English and French names as localisations
+read from the ``discord.*`` catalogue entries (see :mod:`bot.discord.translator`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from discord import app_commands
+from discord.app_commands import locale_str
+
+from bot import texts
+
+# Discord's name of each option parameter (the Python parameter name is the key).
+PARAMETERS = {
+    "spiel": "spiel",
+    "optionen": "optionen",
+    "spieler": "spieler",
+    "jokers": "joker",
+    "bild": "bild",
+    "format": "format",
+    "spiel_id": "spiel-id",
+    "sprache": "sprache",
+    "moderatorrolle": "moderationsrolle",
+    "zugzeit": "zugzeit",
+    "name": "name",
+    "wertung": "wertung",
+}
+
+# Every slash command a user can type, as (catalogue path, base words) — for /hilfe and the docs.
+COMMANDS: Sequence[tuple[str, str]] = (
+    ("durchgang.oeffnen", "durchgang oeffnen"),
+    ("durchgang.starten", "durchgang starten"),
+    ("durchgang.ueberspringen", "durchgang ueberspringen"),
+    ("durchgang.entfernen", "durchgang entfernen"),
+    ("durchgang.schliessen", "durchgang schliessen"),
+    ("mitmachen", "mitmachen"),
+    ("aussteigen", "aussteigen"),
+    ("joker.waehlen", "joker waehlen"),
+    ("tabelle", "tabelle"),
+    ("export", "export"),
+    ("regeln", "regeln"),
+    ("joker-info", "joker-info"),
+    ("pruefen", "pruefen"),
+    ("einstellungen", "einstellungen"),
+    ("turnier", "turnier"),
+    ("hilfe", "hilfe"),
+)
+
+
+def _english(key: str) -> str:
+    return texts.catalogue("en")[key]
+
+
+def command(path: str) -> dict[str, Any]:
+    """``name`` and ``description`` of a command or group at ``path`` (``durchgang.oeffnen``)."""
+    base = path.rsplit(".", 1)[-1]
+    key = f"discord.cmd.{path}"
+    return {
+        "name": locale_str(base, key=f"{key}.name"),
+        "description": locale_str(_english(f"{key}.description"), key=f"{key}.description"),
+    }
+
+
+def renamed(*parameters: str) -> dict[str, locale_str]:
+    return {p: locale_str(PARAMETERS[p], key=f"discord.param.{p}.name") for p in parameters}
+
+
+def described(*parameters: str) -> dict[str, locale_str]:
+    return {
+        p: locale_str(_english(f"discord.param.{p}.description"), key=f"discord.param.{p}.description")
+        for p in parameters
+    }
+
+
+def choices(kind: str, values: Sequence[str]) -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(
+            name=locale_str(_english(f"discord.choice.{kind}.{value}"), key=f"discord.choice.{kind}.{value}"),
+            value=value,
+        )
+        for value in values
+    ]
+
+
+def shown_commands(lang: str) -> list[str]:
+    """The commands as a user with this language sees them (``/durchgang eröffnen``, ``/round open``)."""
+    shown = []
+    for path, base in COMMANDS:
+        parts = path.split(".")
+        words = [
+            texts.catalogue(lang).get(f"discord.cmd.{'.'.join(parts[: i + 1])}.name", word)
+            for i, word in enumerate(base.split())
+        ]
+        shown.append("/" + " ".join(words))
+    return shown

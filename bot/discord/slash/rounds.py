@@ -1,0 +1,102 @@
+"""Running a round: the moderators' ``/durchgang …`` group, and ``/mitmachen``, ``/aussteigen``,
+``/joker wählen`` for the players. Each command is one service call; the rules stay in the engine."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.front import front_of
+from bot.discord.slash.names import choices, command, described, renamed
+from bot.games import GAMES
+from engine.game import Close, Join, Leave, Remove, Skip, Start
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """``order=shuffled jokers="+Sekante"`` → options; a word without ``=`` is a flag set to "yes"."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    options: dict[str, str] = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if key.strip():
+            options[key.strip().lower()] = value.strip() if sep else "yes"
+    return options
+
+
+class Durchgang(app_commands.Group):
+    """Moderators open, start, skip, remove and close; the service checks the right."""
+
+    def __init__(self) -> None:
+        super().__init__(**command("durchgang"), guild_only=True)
+
+    @app_commands.command(**command("durchgang.oeffnen"))
+    @app_commands.rename(**renamed("spiel", "optionen"))
+    @app_commands.describe(**described("spiel", "optionen"))
+    @app_commands.choices(spiel=choices("game", tuple(GAMES)))
+    async def oeffnen(
+        self, interaction: discord.Interaction[Any], spiel: app_commands.Choice[str], optionen: str = ""
+    ) -> None:
+        front = front_of(interaction)
+        options = parse_options(optionen)
+        await front.command(interaction, lambda msg: front.croupier.open_game(msg, spiel.value, options))
+
+    @app_commands.command(**command("durchgang.starten"))
+    async def starten(self, interaction: discord.Interaction[Any]) -> None:
+        front = front_of(interaction)
+        await front.command(interaction, lambda msg: front.croupier.execute(msg, Start()))
+
+    @app_commands.command(**command("durchgang.ueberspringen"))
+    @app_commands.rename(**renamed("spieler"))
+    @app_commands.describe(**described("spieler"))
+    async def ueberspringen(self, interaction: discord.Interaction[Any], spieler: discord.Member) -> None:
+        front = front_of(interaction)
+        await front.command(interaction, lambda msg: front.croupier.execute(msg, Skip(str(spieler.id))))
+
+    @app_commands.command(**command("durchgang.entfernen"))
+    @app_commands.rename(**renamed("spieler"))
+    @app_commands.describe(**described("spieler"))
+    async def entfernen(self, interaction: discord.Interaction[Any], spieler: discord.Member) -> None:
+        front = front_of(interaction)
+        await front.command(interaction, lambda msg: front.croupier.execute(msg, Remove(str(spieler.id))))
+
+    @app_commands.command(**command("durchgang.schliessen"))
+    async def schliessen(self, interaction: discord.Interaction[Any]) -> None:
+        front = front_of(interaction)
+        await front.command(interaction, lambda msg: front.croupier.execute(msg, Close()))
+
+
+class Joker(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(**command("joker"), guild_only=True)
+
+    @app_commands.command(**command("joker.waehlen"))
+    @app_commands.rename(**renamed("jokers"))
+    @app_commands.describe(**described("jokers"))
+    async def waehlen(self, interaction: discord.Interaction[Any], jokers: str) -> None:
+        """Exactly the forum line ``Joker: A, B, C``, so the engine reads it as if typed."""
+        front = front_of(interaction)
+        await front.command(interaction, front.croupier.handle_text, text=f"Joker: {jokers}")
+
+
+@app_commands.command(**command("mitmachen"))
+@app_commands.guild_only()
+async def mitmachen(interaction: discord.Interaction[Any]) -> None:
+    front = front_of(interaction)
+    await front.command(interaction, lambda msg: front.croupier.execute(msg, Join(msg.author_name)))
+
+
+@app_commands.command(**command("aussteigen"))
+@app_commands.guild_only()
+async def aussteigen(interaction: discord.Interaction[Any]) -> None:
+    front = front_of(interaction)
+    await front.command(interaction, lambda msg: front.croupier.execute(msg, Leave()))
+
+
+def commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
+    return [Durchgang(), Joker(), mitmachen, aussteigen]

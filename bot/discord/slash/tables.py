@@ -1,0 +1,94 @@
+"""The tournament table for everyone (``/tabelle``, as text or picture), the admins' file export
+(``/export``) and the dice verification (``/prüfen``)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot import texts
+from bot.discord.context import from_interaction
+from bot.discord.embeds import standings_embed
+from bot.discord.front import Outgoing, front_of
+from bot.discord.mentions import nobody, quiet
+from bot.discord.slash.names import command, described, renamed
+from bot.discord.standings_image import standings_png
+from bot.exports import FORMATS
+
+EXTENSIONS = {"csv": "csv", "json": "json", "markdown": "md", "bbcode": "txt"}
+IMAGE_NAME = "tabelle.png"
+
+
+def file_stem(name: str) -> str:
+    stem = re.sub(r"[^\w-]+", "-", name, flags=re.UNICODE).strip("-").lower()
+    return stem[:60] or "tabelle"
+
+
+@app_commands.command(**command("tabelle"))
+@app_commands.rename(**renamed("bild"))
+@app_commands.describe(**described("bild"))
+@app_commands.guild_only()
+async def tabelle(interaction: discord.Interaction[Any], bild: bool = False) -> None:
+    front = front_of(interaction)
+    if not front.fresh(interaction):
+        return
+    view = await front.view_of(interaction)
+    lang = view.language
+    table = await front.croupier.standings_table(str(interaction.channel_id))
+    if table is None or not table.rows:
+        reply = await front.croupier.standings_reply(from_interaction(interaction, view))
+        await front.answer(interaction, reply, view)
+        return
+    if not bild:
+        await front.send(interaction, Outgoing([standings_embed(table, lang)], nobody()))
+        return
+    picture = await asyncio.to_thread(standings_png, table, lang)
+    embed = discord.Embed(title=texts.render("discord.standings_title", {"name": table.tournament}, lang))
+    embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    file = discord.File(io.BytesIO(picture), filename=IMAGE_NAME)
+    await front.send(interaction, Outgoing([embed], nobody(), files=[file]))
+
+
+@app_commands.command(**command("export"))
+@app_commands.rename(**renamed("format"))
+@app_commands.describe(**described("format"))
+@app_commands.choices(format=[app_commands.Choice(name=name, value=name) for name in FORMATS])
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
+async def export(interaction: discord.Interaction[Any], format: app_commands.Choice[str]) -> None:
+    """Admins only; the service checks the right again, whatever the server's command settings say."""
+    front = front_of(interaction)
+    if not front.fresh(interaction):
+        return
+    view = await front.view_of(interaction)
+    reply = await front.croupier.export(from_interaction(interaction, view), format.value)
+    table = await front.croupier.standings_table(str(interaction.channel_id)) if reply.ok else None
+    if table is None:
+        await front.answer(interaction, reply, view, ephemeral=True)
+        return
+    name = f"{file_stem(table.tournament)}.{EXTENSIONS.get(format.value, 'txt')}"
+    file = discord.File(io.BytesIO((reply.text + "\n").encode("utf-8")), filename=name)
+    note = quiet(
+        texts.render(
+            "discord.export_ready", {"name": table.tournament, "format": format.value}, view.language
+        )
+    )
+    await front.send(interaction, Outgoing([], nobody(), content=note, files=[file]), ephemeral=True)
+
+
+@app_commands.command(**command("pruefen"))
+@app_commands.rename(**renamed("spiel_id"))
+@app_commands.describe(**described("spiel_id"))
+@app_commands.guild_only()
+async def pruefen(interaction: discord.Interaction[Any], spiel_id: int | None = None) -> None:
+    front = front_of(interaction)
+    await front.command(interaction, lambda msg: front.croupier.verify_reply(msg, spiel_id))
+
+
+def commands() -> list[app_commands.Command[Any, Any, Any]]:
+    return [tabelle, export, pruefen]

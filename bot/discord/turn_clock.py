@@ -1,0 +1,47 @@
+"""The turn timeout in the background: every few seconds the service applies it where a deadline has
+passed. Deadlines live in the database, so they survive restarts; the timeout's message id makes it
+exactly-once even with several bot processes on one database."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from discord.ext import tasks
+
+from bot.store import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+
+class TurnClock:
+    def __init__(
+        self,
+        tick: Callable[[], Awaitable[int]],
+        seconds: float,
+        ready: Callable[[], Coroutine[Any, Any, None]],
+    ) -> None:
+        self._tick = tick
+        self._ready = ready
+        self._loop = tasks.loop(seconds=seconds)(self._run)
+        self._loop.before_loop(self._ready)
+
+    def start(self) -> None:
+        if not self._loop.is_running():
+            self._loop.start()
+
+    def stop(self) -> None:
+        self._loop.cancel()
+
+    async def _run(self) -> None:
+        try:
+            posted = await self._tick()
+        except StoreUnavailable as error:
+            log.warning("turn timeouts skipped this round: %s", error)
+            return
+        except Exception:
+            log.exception("turn timeouts failed this round")
+            return
+        if posted:
+            log.info("posted %d turn timeout(s)", posted)

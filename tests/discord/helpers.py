@@ -1,0 +1,230 @@
+"""A Discord table for end-to-end tests: the emulator's guild, the real croupier client on a real store,
+and scripted dice the test extends as it goes."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.croupier import Croupier
+from bot.discord.client import CroupierBot
+from bot.discord.options import BotOptions
+from bot.store import GameRecord, LogEntry, Store
+from engine.dice import ScriptedDice
+from tests.discord_emulator import (
+    BotMessage,
+    DiscordEmulator,
+    InteractionResponse,
+    SentInteraction,
+    running_client,
+)
+
+READY_QUICKLY = 0.05
+
+
+class FastBot(CroupierBot):
+    """The croupier client without discord.py's 5-second pause before a second IDENTIFY."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+
+@dataclass
+class Dice:
+    """The faces every game of the test will roll, in order; tests append before each throw."""
+
+    faces: list[int] = field(default_factory=list)
+
+    def factory(self, record: GameRecord) -> ScriptedDice:
+        dice = ScriptedDice(self.faces)
+        dice.position = record.dice_used
+        return dice
+
+    def will_roll(self, *faces: int) -> None:
+        self.faces.extend(faces)
+
+
+@dataclass
+class Clock:
+    now: datetime = field(default_factory=lambda: datetime(2024, 5, 1, 20, 0, tzinfo=UTC))
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@dataclass
+class People:
+    guild: int
+    channel: int
+    moni: int  # moderator through the configured role
+    anna: int
+    ben: int
+    carl: int
+    ada: int  # administrator
+    eve: int  # nickname with @everyone in it
+    moderators: int  # the role id
+
+
+@dataclass
+class Table:
+    emu: DiscordEmulator
+    store: Store
+    people: People
+    dice: Dice
+    clock: Clock
+    options: BotOptions
+
+    def croupier(self) -> Croupier:
+        return Croupier(store=self.store, dice_factory=self.dice.factory, clock=self.clock)
+
+    def bot(self, croupier: Croupier | None = None) -> FastBot:
+        return FastBot(croupier or self.croupier(), self.options)
+
+    @contextlib.asynccontextmanager
+    async def running(self, croupier: Croupier | None = None) -> AsyncIterator[FastBot]:
+        bot = self.bot(croupier)
+        async with running_client(bot, self.emu.token):
+            yield bot
+
+    # ------------------------------------------------------------------ what users do
+
+    async def say(self, user: int, text: str, *, times: int = 1) -> int:
+        return await self.emu.send_message(self.people.channel, user, text, times=times)
+
+    async def answer_to(self, message_id: int) -> BotMessage:
+        """The bot's reply to a chat line (a message referencing it)."""
+        return await self.emu.next_message(
+            self.people.channel,
+            predicate=lambda m: (
+                m.message_reference is not None and int(m.message_reference["message_id"]) == message_id
+            ),
+        )
+
+    async def said(self, user: int, text: str) -> BotMessage:
+        return await self.answer_to(await self.say(user, text))
+
+    async def slash(
+        self,
+        user: int,
+        name: str,
+        options: Mapping[str, object] | None = None,
+        *,
+        subcommand: str | None = None,
+        check_permissions: bool = True,
+    ) -> tuple[SentInteraction, InteractionResponse]:
+        sent = await self.emu.slash_command(
+            self.people.guild,
+            self.people.channel,
+            user,
+            name,
+            options,
+            subcommand=subcommand,
+            check_permissions=check_permissions,
+        )
+        return sent, await self.emu.wait_for_response(sent)
+
+    async def slash_message(
+        self, user: int, name: str, options: Mapping[str, object] | None = None, **kw: Any
+    ) -> BotMessage:
+        """A slash command answered publicly: the message the bot posted for it."""
+        sent, response = await self.slash(user, name, options, **kw)
+        assert response.type == 4, response
+        assert not response.ephemeral, response
+        return await self.emu.next_message(
+            self.people.channel, predicate=lambda m: m.interaction_id == sent.id
+        )
+
+    async def press(
+        self, board: BotMessage | int, custom_id: str, user: int, values: list[str] | None = None
+    ) -> tuple[SentInteraction, InteractionResponse]:
+        sent = await self.emu.click(board, custom_id, user, values)
+        return sent, await self.emu.wait_for_response(sent)
+
+    async def pressed(
+        self, board: BotMessage | int, custom_id: str, user: int, values: list[str] | None = None
+    ) -> BotMessage:
+        sent, response = await self.press(board, custom_id, user, values)
+        assert response.type == 4, response
+        assert not response.ephemeral, response
+        return await self.emu.next_message(
+            self.people.channel, predicate=lambda m: m.interaction_id == sent.id
+        )
+
+    # ------------------------------------------------------------------ what the store holds
+
+    async def game(self) -> GameRecord | None:
+        async with self.store.unit_of_work(read_only=True) as uow:
+            return await uow.games.open_in(str(self.people.channel))
+
+    async def log(self, game_id: int) -> tuple[LogEntry, ...]:
+        async with self.store.unit_of_work(read_only=True) as uow:
+            return await uow.log.of_game(game_id)
+
+
+def custom_id_for(message: BotMessage, label: str) -> str:
+    """The custom id of the button labelled ``label`` on a board."""
+    for row in message.components:
+        for component in row.get("components", []):
+            if component.get("type") == 2 and component.get("label") == label:
+                return str(component["custom_id"])
+    raise AssertionError(f"no button {label!r} on the board; it has {labels(message)}")
+
+
+def select_of(message: BotMessage, placeholder_part: str = "") -> dict[str, Any]:
+    for row in message.components:
+        for component in row.get("components", []):
+            if component.get("type") == 3 and placeholder_part in (component.get("placeholder") or ""):
+                return dict(component)
+    raise AssertionError(f"no select {placeholder_part!r} on the board; it has {labels(message)}")
+
+
+def option_values(select: Mapping[str, Any], *labels_wanted: str) -> list[str]:
+    by_label = {option["label"]: option["value"] for option in select["options"]}
+    return [by_label[label] for label in labels_wanted]
+
+
+def labels(message: BotMessage) -> list[str]:
+    found = []
+    for row in message.components:
+        for component in row.get("components", []):
+            if component.get("type") == 2:
+                found.append(component.get("label"))
+            elif component.get("type") == 3:
+                found.append(f"select[{', '.join(o['label'] for o in component.get('options', []))}]")
+    return found
+
+
+def table_text(message: BotMessage) -> str:
+    """The running-table field(s) of a game reply."""
+    fields = message.embeds[0].get("fields") or []
+    return "\n".join(f["value"] for f in fields if f["name"] in ("Tabelle", "Table", "Tableau", "\u200b"))
+
+
+def never_pings_broadly(message: BotMessage, allowed_users: AbstractSet[int] = frozenset()) -> None:
+    """The message's allowed mentions forbid @everyone/@here and roles; only expected users are pinged."""
+    allowed = message.allowed_mentions
+    if message.action == "create" or allowed is not None:
+        assert allowed is not None, f"{message.via} message {message.message_id} has no allowed_mentions"
+        assert "everyone" not in (allowed.get("parse") or []), allowed
+        assert "roles" not in (allowed.get("parse") or []), allowed
+        assert "users" not in (allowed.get("parse") or []), allowed
+        assert not allowed.get("roles"), allowed
+        assert {int(u) for u in allowed.get("users") or []} <= allowed_users, allowed
+    assert not message.pings.everyone, message.pings
+    assert not message.pings.roles, message.pings
+    assert set(message.pings.users) <= allowed_users, message.pings
+
+
+def note(response: InteractionResponse) -> str:
+    """The text of an interaction answer (e.g. an ephemeral refusal)."""
+    assert response.data is not None, response
+    return str(response.data.get("content") or "")
+
+
+def embeds_of(response: InteractionResponse) -> list[dict[str, Any]]:
+    assert response.data is not None, response
+    return list(response.data.get("embeds") or [])

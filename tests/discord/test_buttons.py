@@ -1,0 +1,72 @@
+"""Boards under the croupier's replies: only the player to act may press, a press after a restart still
+works (persistent dynamic items), and a board the game has moved past answers "outdated"."""
+
+from __future__ import annotations
+
+from tests.discord.helpers import Table, custom_id_for, labels, note
+
+
+async def opened_with(table: Table, *players: int) -> None:
+    p = table.people
+    await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+    for player in players:
+        await table.slash_message(player, "mitmachen")
+
+
+async def test_V6_S6_wrong_player_pressing_gets_a_private_note_and_nothing_changes(table: Table) -> None:
+    p = table.people
+    table.dice.will_roll(4)
+    async with table.running():
+        await opened_with(table, p.anna, p.ben)
+        board = await table.said(p.anna, "weiter")
+        assert labels(board)[:2] == ["Weiter", "Stopp"]
+        before = await table.game()
+        _, answer = await table.press(board, custom_id_for(board, "Stopp"), p.ben)
+        assert answer.ephemeral
+        assert answer.type == 4
+        assert note(answer) == "Diese Knöpfe sind für Anna. Du bist gerade nicht am Zug."
+        after = await table.game()
+        assert after is not None
+        assert before is not None
+        assert (after.version, after.snapshot, after.dice_used) == (
+            before.version,
+            before.snapshot,
+            before.dice_used,
+        )
+        assert len(await table.log(after.id)) == len(await table.log(before.id))
+
+
+async def test_boards_keep_working_after_a_restart_and_stale_ones_say_so(table: Table) -> None:
+    p = table.people
+    table.dice.will_roll(3, 5, 2)
+    async with table.running():
+        await opened_with(table, p.anna, p.ben)
+        first_board = await table.said(p.anna, "weiter")  # Freiwurf 3
+    async with table.running():  # a new process: nothing in memory, the same database
+        pressed = await table.pressed(first_board, custom_id_for(first_board, "Weiter"), p.anna)
+        assert "🎲 5 für Anna – Stand: 8" in pressed.text()
+    async with table.running():  # and again: the typed line moves the game past the last board
+        await table.said(p.anna, "weiter")  # 2 → 10
+        _, stale = await table.press(pressed, custom_id_for(pressed, "Stopp"), p.anna)
+        assert stale.ephemeral
+        assert stale.data is not None
+        assert "veraltet" in note(stale)
+        record = await table.game()
+        assert record is not None
+        assert [seat.points for seat in record.participants if seat.player == str(p.anna)] == [10]
+
+
+async def test_a_new_board_strips_the_buttons_of_the_previous_one(table: Table) -> None:
+    p = table.people
+    table.dice.will_roll(3, 5)
+    async with table.running():
+        await opened_with(table, p.anna)
+        first = await table.said(p.anna, "weiter")
+        second = await table.pressed(first, custom_id_for(first, "Weiter"), p.anna)
+        assert second.components
+        stripped = await table.emu.next_message(
+            p.channel, action="edit", predicate=lambda m: m.message_id == first.message_id
+        )
+        assert stripped.components == []
+        assert stripped.embeds == first.embeds
+        assert table.emu.message(first.message_id)["components"] == []

@@ -1,0 +1,59 @@
+"""Typed lines: chatter gets no answer, a refused command a short reason (and nothing changes), and a
+command from someone other than the player to act is refused (rules §6, V6-S6, V6-S7, V6-J unknown name)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.discord.helpers import Table
+
+
+async def answered(table: Table, message_id: int) -> bool:
+    return any(
+        m.message_reference is not None and int(m.message_reference["message_id"]) == message_id
+        for m in table.emu.bot_messages
+    )
+
+
+@pytest.mark.parametrize(
+    ("who", "line", "reason"),
+    [
+        ("ben", "weiter", "Geduld – gerade ist Anna am Zug."),
+        ("anna", "stopp", "Erst kommt der Freiwurf"),
+        ("anna", "weiter mit Joker Rattenlrd", "Rattenlord"),
+    ],
+    ids=["V6-S4-not-your-turn", "V6-S7-stopp-before-freiwurf", "V6-J-unknown-joker-suggestion"],
+)
+async def test_a_refused_line_gets_its_reason_and_changes_nothing(
+    table: Table, who: str, line: str, reason: str
+) -> None:
+    p = table.people
+    async with table.running():
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        await table.slash_message(p.anna, "mitmachen")
+        await table.slash_message(p.ben, "mitmachen")
+        before = await table.game()
+        refused = await table.said(getattr(p, who), line)
+        assert refused.content.startswith("⚠️ ")
+        assert reason in refused.content
+        assert not refused.embeds
+        assert not refused.components
+        assert refused.message_reference is not None
+        after = await table.game()
+        assert before is not None
+        assert after is not None
+        assert (after.version, after.snapshot) == (before.version, before.snapshot)
+
+
+async def test_chatter_is_not_answered_with_or_without_a_game(table: Table) -> None:
+    p = table.people
+    table.dice.will_roll(2)
+    async with table.running():
+        before_game = await table.say(p.anna, "Wann geht's los?")
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        await table.slash_message(p.anna, "mitmachen")
+        chatter = await table.say(p.anna, "na, wer traut sich heute?")
+        thrown = await table.said(p.anna, "weiter")  # answered after the chatter was handled
+        assert "Freiwurf für Anna: 🎲 2" in thrown.text()
+        assert not await answered(table, before_game)
+        assert not await answered(table, chatter)

@@ -1,0 +1,148 @@
+"""Slash commands: synced at start with German, English and French names and descriptions that Discord
+accepts, and the moderator right checked for whoever runs them."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.discord.translator import valid_name
+from tests.discord.helpers import Table, embeds_of, note
+from tests.discord_emulator import UsageError
+from tests.discord_emulator import permissions as perms
+
+LOCALES = ("de", "en-US", "en-GB", "fr")
+
+
+def walk(command: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The command and every option, subcommand and group inside it."""
+    yield command
+    for option in command.get("options") or []:
+        yield from walk(option)
+
+
+@pytest.mark.parametrize(
+    ("name", "valid"),
+    [
+        ("eröffnen", True),
+        ("schließen", True),
+        ("joker-info", True),
+        ("spiel-id", True),
+        ("règles", True),
+        ("Eröffnen", False),
+        ("joker info", False),
+        ("x" * 33, False),
+        ("", False),
+        ("stopp!", False),
+    ],
+)
+def test_command_names_follow_discords_rule(name: str, valid: bool) -> None:
+    assert valid_name(name) is valid
+
+
+async def test_commands_are_synced_with_german_and_english_localisations(table: Table) -> None:
+    p = table.people
+    async with table.running():
+        synced = table.emu.synced_commands(p.guild)
+    sync = await table.emu.wait_for_request(lambda r: r.method == "PUT")
+    assert sync.route == "/applications/{app_id}/guilds/{guild_id}/commands"
+    assert sync.status == 200
+    sent = {command["name"]: command for command in sync.json}
+    names = sorted(command["name"] for command in synced)
+    assert names == [
+        "aussteigen", "durchgang", "einstellungen", "export", "hilfe", "joker", "joker-info",
+        "mitmachen", "pruefen", "regeln", "tabelle", "turnier",
+    ]  # fmt: skip
+    for command in synced:
+        assert sent[command["name"]]["dm_permission"] is False, command["name"]  # guild channels only
+        for part in walk(command):
+            if part is command or part["type"] in (1, 2) or "name_localizations" in part:
+                localized = part.get("name_localizations") or {}
+                assert set(localized) >= set(LOCALES), part["name"]
+                assert all(valid_name(name) for name in [part["name"], *localized.values()]), localized
+                descriptions = part.get("description_localizations") or {}
+                assert set(descriptions) >= set(LOCALES), part["name"]
+                assert all(1 <= len(text) <= 100 for text in descriptions.values()), descriptions
+    by_name = {command["name"]: command for command in synced}
+    durchgang = by_name["durchgang"]
+    oeffnen = next(o for o in durchgang["options"] if o["name"] == "oeffnen")
+    assert oeffnen["name_localizations"]["de"] == "eröffnen"
+    assert oeffnen["name_localizations"]["en-US"] == "open"
+    schliessen = next(o for o in durchgang["options"] if o["name"] == "schliessen")
+    assert schliessen["name_localizations"]["de"] == "schließen"
+    assert by_name["mitmachen"]["name_localizations"]["en-GB"] == "join"
+    assert by_name["pruefen"]["name_localizations"]["de"] == "prüfen"
+    spiel = next(o for o in oeffnen["options"] if o["name"] == "spiel")
+    assert spiel["name_localizations"]["en-US"] == "game"
+    assert [c["value"] for c in spiel["choices"]] == ["verflixte6", "killer", "killer-classic"]
+    assert spiel["choices"][1]["name_localizations"]["de"] == "Killer (5 Würfel)"
+    assert by_name["export"]["default_member_permissions"] == str(perms.MANAGE_GUILD)
+    assert "default_member_permissions" not in durchgang or durchgang["default_member_permissions"] is None
+
+
+async def test_a_player_may_not_open_a_durchgang_and_nothing_opens(table: Table) -> None:
+    p = table.people
+    async with table.running():
+        _, refused = await table.slash(p.anna, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        assert refused.ephemeral
+        assert refused.data is not None
+        assert note(refused) == "⚠️ Das dürfen nur Moderatoren."
+        assert await table.game() is None
+        # Manage Server (here: Administrator) makes a moderator without the role
+        opened = await table.slash_message(p.ada, "durchgang", {"spiel": "killer"}, subcommand="oeffnen")
+        assert opened.embeds[0]["title"] == "Killer · partie 1"  # a Killer game answers in French
+        _, late = await table.slash(p.anna, "durchgang", subcommand="schliessen")
+        assert late.ephemeral
+        assert "modérateurs" in note(late)
+        record = await table.game()
+        assert record is not None
+        assert record.is_open
+
+
+async def test_help_lists_the_commands_as_the_channel_language_names_them(table: Table) -> None:
+    p = table.people
+    async with table.running():
+        _, shown = await table.slash(p.anna, "hilfe")
+        assert shown.ephemeral
+        assert shown.data is not None
+        text = embeds_of(shown)[0]["description"]
+        assert "/durchgang eröffnen" in text
+        assert "/mitmachen" in text
+        assert "/prüfen" in text
+        settings = await table.slash_message(p.moni, "einstellungen", {"sprache": "en"})
+        assert "language=en" in settings.text()
+        _, english = await table.slash(p.anna, "hilfe")
+        assert "/round open" in embeds_of(english)[0]["description"]
+
+
+async def test_the_export_command_is_hidden_from_players(table: Table) -> None:
+    p = table.people
+    async with table.running():
+        with pytest.raises(UsageError, match="hidden"):
+            await table.slash(p.anna, "export", {"format": "csv"})
+
+
+async def test_the_moderator_role_can_be_set_per_channel_by_id(table: Table) -> None:
+    p = table.people
+    referees = await table.emu.add_role(p.guild, "Turnierleitung")
+    await table.emu.update_member(p.guild, p.carl, roles=[referees])
+    async with table.running():
+        _, refused = await table.slash(p.carl, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        assert refused.ephemeral
+        assert "Moderatoren" in note(refused)
+        changed = await table.slash_message(p.moni, "einstellungen", {"moderationsrolle": referees})
+        assert f"moderator_role={referees}" in changed.text()
+        opened = await table.slash_message(p.carl, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        assert opened.embeds[0]["title"] == "Die verflixte 6! · Durchgang 1"
+
+
+async def test_a_guild_the_bot_is_not_in_is_logged_and_the_others_still_sync(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    table.options = dataclasses.replace(table.options, guild_ids=(424242, table.people.guild))
+    async with table.running():
+        assert table.emu.synced_commands(table.people.guild)
+    assert any("cannot register the slash commands in guild 424242" in r.getMessage() for r in caplog.records)
