@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from bot import texts
 from bot.exports import FORMATS, StandingsTable, to_markdown
 from bot.games import GAMES, game_named
 from bot.replies import Replier, Reply
@@ -62,6 +61,8 @@ class Incoming:
     text: str = ""
     is_moderator: bool = False
     is_admin: bool = False
+    # A button drawn for one version of the game acts only on that version (None: no such check).
+    expected_version: int | None = None
 
 
 @dataclass
@@ -72,6 +73,7 @@ class Croupier:
     dice_factory: DiceFactory | None = None
     seed_source: Callable[[str, int, int], bytes] | None = None
     clock: Clock = field(default=lambda: datetime.now(UTC))
+    command_names: Mapping[str, str] | None = None  # how the front end spells /join, /open … (console)
     _locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
 
     # ------------------------------------------------------------------ chat and typed commands
@@ -101,6 +103,8 @@ class Croupier:
             game = GAMES[record.kind]
             lang = settings.language or game.language
             state = game.load(record.snapshot)
+            if msg.expected_version is not None and msg.expected_version != record.version:
+                raise _Refused(IllegalCommand("outdated_choice"), record, lang, state=state)
             if command is None:
                 try:
                     command = game.parse(msg.text)
@@ -127,6 +131,7 @@ class Croupier:
                 events,
                 lang,
                 revealed_seed=record.seed if finished and self.verifiable else None,
+                before=state,
             )
             await uow.games.save(
                 record.id,
@@ -260,13 +265,17 @@ class Croupier:
         """Apply the turn-timeout rule to every game whose deadline has passed (exactly once each)."""
         async with self.store.unit_of_work(read_only=True) as uow:
             due = await uow.games.due(self.clock())
+            guilds = {}
+            for record in due:
+                tournament = await uow.tournaments.get(record.tournament_id)
+                guilds[record.id] = tournament.guild if tournament else ""
         answered: list[tuple[GameRecord, Reply]] = []
         for record in due:
             if record.to_act is None:
                 continue
             msg = Incoming(
                 message_id=f"timeout:{record.id}:{record.version}",
-                guild="",
+                guild=guilds[record.id],
                 channel=record.channel,
                 author=record.to_act,
                 author_name=record.to_act,
@@ -317,7 +326,7 @@ class Croupier:
         reports = await verify_games(self.store, game_id=game_id, channel=None if game_id else msg.channel)
         if not reports:
             return self.replier.simple("verify_none", {}, lang)
-        lines = [texts.render(f"common.{r.key}", r.facts, lang) for r in reports]
+        lines = [self.replier.render(f"common.{r.key}", r.facts, lang) for r in reports]
         return Reply(ok=all(r.ok for r in reports), text="\n".join(lines), lines=tuple(lines))
 
     async def change_settings(self, msg: Incoming, options: Mapping[str, str]) -> Reply:
@@ -348,22 +357,22 @@ class Croupier:
     async def help_reply(self, msg: Incoming, commands: Sequence[str]) -> Reply:
         lang = await self._lang(msg)
         kind = await self._open_game_kind(msg.channel)
-        lines = [texts.render("common.help", {"commands": ", ".join(commands)}, lang)]
+        lines = [self.replier.render("common.help", {"commands": ", ".join(commands)}, lang)]
         if kind is not None:
-            lines.append(texts.render(f"help.words.{kind}", {}, lang))
+            lines.append(self.replier.render(f"help.words.{kind}", {}, lang))
         return Reply(ok=True, text="\n".join(lines), lines=tuple(lines))
 
     async def rules_reply(self, msg: Incoming) -> Reply:
         lang = await self._lang(msg)
         kind = await self._open_game_kind(msg.channel) or "verflixte6"
-        line = texts.render(f"help.rules.{kind}", {}, lang)
+        line = self.replier.render(f"help.rules.{kind}", {}, lang)
         return Reply(ok=True, text=line, lines=(line,))
 
     async def jokers_reply(self, msg: Incoming) -> Reply:
         lang = await self._lang(msg)
         view = await self.open_game_view(msg.channel)
         enabled = joker_names(view[1]) if view is not None and view[0].kind == "verflixte6" else None
-        lines = [texts.render(f"v6.joker_info.{key}", {}, lang) for key in joker_keys(enabled)]
+        lines = [self.replier.render(f"v6.joker_info.{key}", {}, lang) for key in joker_keys(enabled)]
         return Reply(ok=True, text="\n".join(lines), lines=tuple(lines))
 
     async def say_error(self, msg: Incoming, code: str, **facts: Any) -> Reply:
@@ -379,7 +388,7 @@ class Croupier:
 
     @property
     def replier(self) -> Replier:
-        return Replier()
+        return Replier(self.command_names)
 
     async def _guarded(self, msg: Incoming, run: Callable[[], Awaitable[Reply]]) -> Reply:
         """Serialise per channel, retry lost races, and turn refusals into replies."""

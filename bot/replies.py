@@ -3,7 +3,7 @@ parts (lines, running table, commitment) for Discord embeds. Every sentence come
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -65,6 +65,14 @@ class Reply:
 class Replier:
     """Turns events, refusals and states into replies in one language."""
 
+    def __init__(self, commands: Mapping[str, str] | None = None) -> None:
+        self.commands = commands
+
+    def render(
+        self, key: str, facts: Mapping[str, Any], lang: str, name_of: Callable[[str], str] = str
+    ) -> str:
+        return texts.render(key, facts, lang, name_of, self.commands)
+
     def game_reply(
         self,
         game: Game[Any],
@@ -73,15 +81,17 @@ class Replier:
         events: Sequence[Event],
         lang: str,
         revealed_seed: bytes | None = None,
+        before: Any = None,
     ) -> Reply:
         seats = game.table(state)
-        name_of = _namer(seats)
-        lines = [texts.render(event.kind(), event.facts(), lang, name_of) for event in events]
+        # Someone who left or was removed is still named in this reply's events.
+        name_of = _namer([*game.table(before), *seats] if before is not None else seats)
+        lines = [self.render(event.kind(), event.facts(), lang, name_of) for event in events]
         seed_hex = revealed_seed.hex() if revealed_seed is not None else None
         if seed_hex is not None:
-            lines.append(texts.render("common.seed_revealed", {"seed": seed_hex}, lang))
+            lines.append(self.render("common.seed_revealed", {"seed": seed_hex}, lang))
         rows = self.rows(seats, lang)
-        title = texts.render(f"common.title.{game.name}", {"number": record.number}, lang)
+        title = self.render(f"common.title.{game.name}", {"number": record.number}, lang)
         return Reply(
             ok=True,
             text=self._text(lines, title, rows, lang),
@@ -105,10 +115,10 @@ class Replier:
         verifiable: bool = True,
     ) -> Reply:
         facts = {"number": record.number, "tournament": tournament.name, "commitment": record.commitment}
-        lines = [texts.render(f"common.opened.{game.name}", facts, lang)]
+        lines = [self.render(f"common.opened.{game.name}", facts, lang)]
         if verifiable:
-            lines.append(texts.render("common.commitment", facts, lang))
-        title = texts.render(f"common.title.{game.name}", {"number": record.number}, lang)
+            lines.append(self.render("common.commitment", facts, lang))
+        title = self.render(f"common.title.{game.name}", {"number": record.number}, lang)
         rows = self.rows(game.table(state), lang)
         return Reply(
             ok=True,
@@ -123,14 +133,14 @@ class Replier:
         )
 
     def simple(self, key: str, facts: Mapping[str, Any], lang: str) -> Reply:
-        line = texts.render(f"common.{key}", facts, lang)
+        line = self.render(f"common.{key}", facts, lang)
         return Reply(ok=True, text=line, lines=(line,))
 
     def refusal(self, error: CroupierError, lang: str, record: GameRecord | None, state: Any | None) -> Reply:
         name_of = str
         if record is not None and state is not None:
             name_of = _namer(_seats_of(record, state))
-        line = texts.render(f"error.{error.code}", dict(error.facts), lang, name_of)
+        line = self.render(f"error.{error.code}", dict(error.facts), lang, name_of)
         return Reply(
             ok=False,
             text=line,
@@ -146,7 +156,7 @@ class Replier:
                 player=seat.player,
                 name=seat.name,
                 role=seat.role,
-                role_label=texts.render(f"role.{seat.role}", {}, lang),
+                role_label=self.render(f"role.{seat.role}", {}, lang),
                 points=seat.points,
                 to_act=seat.to_act,
             )

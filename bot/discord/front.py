@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
@@ -326,7 +326,10 @@ class Front:
         if words is None:
             await self.say(interaction, texts.render("discord.button_outdated", {}, lang))
             return
-        reply = await self.croupier.handle_text(from_interaction(interaction, view, service_text(words)))
+        msg = replace(
+            from_interaction(interaction, view, service_text(words)), expected_version=press.version
+        )
+        reply = await self.croupier.handle_text(msg)
         await self.answer(interaction, reply, view)
 
     # ------------------------------------------------------------------ turn timeouts

@@ -18,6 +18,23 @@ from importlib import resources
 from typing import Any
 
 LANGUAGES = ("de", "en", "fr")
+
+# How a front end spells its commands; templates say {cmd[join]} so each front end names its own.
+CONSOLE_COMMANDS: Mapping[str, str] = {
+    name: f"/{name}"
+    for name in (
+        "close",
+        "help",
+        "join",
+        "jokers",
+        "open",
+        "rules",
+        "settings",
+        "start",
+        "tournament",
+        "verify",
+    )
+}
 PLAYER_FIELDS = frozenset({"player", "victim", "robber", "target", "attacker", "winner", "next_player", "by"})
 PLAYER_LIST_FIELDS = frozenset({"players", "victims", "targets", "hit"})
 
@@ -46,8 +63,12 @@ def render(
     facts: Mapping[str, Any],
     lang: str,
     name_of: Callable[[str], str] = str,
+    commands: Mapping[str, str] | None = None,
 ) -> str:
-    """The sentence for ``key`` in ``lang`` (falling back on English, then German)."""
+    """The sentence for ``key`` in ``lang`` (falling back on English, then German).
+
+    ``commands`` names the front end's commands for ``{cmd[…]}`` placeholders (console spelling by default).
+    """
     template = None
     for candidate in _fallbacks(lang):
         template = catalogue(candidate).get(key)
@@ -56,7 +77,9 @@ def render(
     if template is None:
         details = ", ".join(f"{k}={v}" for k, v in facts.items())
         return f"[{key}{': ' if details else ''}{details}]"
-    return _FORMATTER.vformat(template, (), _Facts(_prepare(facts, name_of)))
+    prepared = _prepare(facts, name_of)
+    prepared.setdefault("cmd", _Commands(commands or CONSOLE_COMMANDS))
+    return _FORMATTER.vformat(template, (), _Facts(prepared))
 
 
 def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> dict[str, Any]:
@@ -86,6 +109,13 @@ class _Formatter(string.Formatter):
 
 
 _FORMATTER = _Formatter()
+
+
+class _Commands(dict[str, str]):
+    """A front end's command names; an unnamed command falls back on its console spelling."""
+
+    def __missing__(self, key: str) -> str:
+        return f"/{key}"
 
 
 class _Facts(dict[str, Any]):

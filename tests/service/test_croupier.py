@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -10,7 +12,7 @@ from bot.croupier import Croupier, seed_from_text
 from bot.store import Store
 from bot.verify import verify_games
 from engine.dice import ScriptedDice, derive_die
-from engine.game import Close, Join, Skip, Start
+from engine.game import Close, Join, Leave, Skip, Start
 from tests.service.helpers import MODERATOR, Table, snapshot_of
 
 
@@ -202,3 +204,60 @@ async def test_reply_is_stored_as_json_in_the_log(store: Store) -> None:
     assert entry.dice_from == 0
     assert entry.events
     assert entry.events[0]["kind"].startswith("v6.")
+
+
+async def test_a_choice_drawn_for_an_older_version_is_refused(store: Store) -> None:
+    table = Table(Croupier(store=store, dice_factory=scripted([3, 4])))
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    async with store.unit_of_work() as uow:
+        record = await uow.games.open_in(table.channel)
+    assert record is not None
+    current = dataclasses.replace(table.msg("anna", "weiter"), expected_version=record.version)
+    assert (await table.croupier.handle_text(current)).ok
+    before = await snapshot_of(store)
+    stale = dataclasses.replace(table.msg("anna", "weiter"), expected_version=record.version)
+    refused = await table.croupier.handle_text(stale)
+    assert not refused.ok
+    assert refused.error_code == "outdated_choice"
+    assert await snapshot_of(store) == before
+
+
+async def test_someone_who_left_is_named_by_display_name(store: Store) -> None:
+    table = Table(Croupier(store=store))
+    await table.open()
+    await table.do("anna", Join("Anna Lena"))
+    await table.do("ben", Join("Ben"))
+    left = await table.do("ben", Leave())
+    assert left.ok
+    assert "Ben" in left.lines[0]
+    assert "ben" not in left.lines[0].replace("Ben", "")
+
+
+async def test_replies_name_the_front_ends_own_commands(store: Store) -> None:
+    console = Table(Croupier(store=store))
+    refused = await console.do("anna", Join("Anna"))
+    assert refused.error_code == "no_open_game"
+    assert "/open" in refused.text
+    discord_like = Table(Croupier(store=store, command_names={"open": "/durchgang oeffnen"}))
+    refused = await discord_like.do("anna", Join("Anna"))
+    assert "/durchgang oeffnen" in refused.text
+
+
+async def test_turn_timeout_applies_once_when_the_deadline_passed(store: Store) -> None:
+    now = [datetime(2026, 11, 30, 12, 0, tzinfo=UTC)]
+    croupier = Croupier(store=store, dice_factory=scripted([4, 5]), clock=lambda: now[0])
+    table = Table(croupier)
+    await table.croupier.change_settings(table.msg(MODERATOR), {"timeout": "1h"})
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    await table.do("ben", Join("Ben"))
+    await table.say("anna", "weiter")
+    assert await croupier.apply_due_timeouts() == []  # not due yet
+    now[0] += timedelta(hours=2)
+    (timed_out, reply), *rest = await croupier.apply_due_timeouts()
+    assert timed_out.to_act == "anna"
+    assert rest == []
+    assert reply.ok
+    assert any(row.player == "anna" and row.role == "prinzessin" and row.points == 4 for row in reply.table)
+    assert await croupier.apply_due_timeouts() == []  # ben's clock started with the timeout just now
