@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
 from bot.console import Console, run_console
 from bot.croupier import Croupier, seed_from_text
 from bot.store import Store
+from engine.dice import ScriptedDice
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 @pytest.fixture
@@ -118,3 +122,51 @@ async def test_settings_switch_the_language(console: Console) -> None:
     assert all(ok for ok, _ in replies)
     assert "Jungfrau (not played yet)" in replies[2][1]  # the running table speaks English now
     assert "eröffnet" not in replies[1][1]
+
+
+def _scripted_console(store: Store, faces: list[int]) -> Console:
+    def dice(record):  # type: ignore[no-untyped-def]
+        source = ScriptedDice(faces)
+        source.position = record.dice_used
+        return source
+
+    return Console(Croupier(store=store, dice_factory=dice), moderators=frozenset({"mod"}))
+
+
+async def test_killer_plays_to_the_end_in_the_console(store: Store) -> None:
+    script = json.loads((GOLDEN / "killer_seed_examples.json").read_text())
+    console = _scripted_console(store, script["dice"])
+    setup = await answers(console, "mod: /open killer dice=5", "anna: /join", "ben: /join", "mod: /start")
+    assert all(ok for ok, _ in setup), setup
+    played = await answers(console, *(f"{line['from']}: {line['text']}" for line in script["lines"]))
+    assert all(ok for ok, _ in played), played
+    assert "anna" in played[-1][1]
+    view = await console.croupier.open_game_view("console")
+    assert view is None  # the game ended by itself: nobody needs to close it
+    async with store.unit_of_work() as uow:
+        (game,) = await uow.games.list_closed()
+    assert {p.player: p.role for p in game.participants} == {"anna": "alive", "ben": "dead"}
+
+
+async def test_killer_classic_plays_to_the_end_in_the_console(store: Store) -> None:
+    # Setup: anna keeps 6×6 (36 PDV), ben 6×1 (6 PDV); anna's strength 36 − 30 = 6; her attack rolls
+    # three 6s: 18 damage, ben drops below 0 and is out at once.
+    faces = [6] * 6 + [1] * 6 + [6] * 6 + [6, 6, 6, 1, 2, 3]
+    console = _scripted_console(store, faces)
+    replies = await answers(
+        console,
+        "mod: /open killer-classic",
+        "anna: /join",
+        "ben: /join",
+        "mod: /start",
+        "anna: garde tout",
+        "ben: garde tout",
+        "anna: garde tout",
+        "anna: attaque ben",
+    )
+    assert all(ok for ok, _ in replies), replies
+    async with store.unit_of_work() as uow:
+        (game,) = await uow.games.list_closed()
+    roles = {p.player: (p.role, p.points) for p in game.participants}
+    assert roles["anna"] == ("alive", 36)
+    assert roles["ben"][0] == "dead"
