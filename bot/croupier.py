@@ -33,11 +33,12 @@ from bot.store import (
     StaleVersion,
     Store,
     Tournament,
+    UnitOfWork,
 )
 from bot.verify import verify_games
 from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand
-from engine.game import Command, Timeout
+from engine.game import Command, Game, Timeout
 
 log = logging.getLogger(__name__)
 
@@ -164,62 +165,47 @@ class Croupier:
 
     async def new_tournament(self, msg: Incoming, name: str, scoring: str = "sum") -> Reply:
         """Start a new tournament in the channel; later games and standings belong to it."""
+        clean = " ".join(name.split())[:80]
 
-        async def run() -> Reply:
-            if not msg.is_moderator:
-                raise _Refused(IllegalCommand("not_moderator"), None, await self._lang(msg))
+        def check() -> None:
             if scoring not in ("sum", "placement"):
-                raise _Refused(
-                    InvalidCommand("unknown_scoring", scoring=scoring, valid=["sum", "placement"]),
-                    None,
-                    await self._lang(msg),
-                )
-            async with self.store.unit_of_work() as uow:
-                earlier = await uow.log.find(msg.message_id)
-                if earlier is not None:
-                    return Reply.from_log(earlier.reply)
-                lang = (await uow.settings.get(msg.guild, msg.channel)).language or "de"
-                if await uow.games.open_in(msg.channel) is not None:
-                    raise _Refused(IllegalCommand("game_still_open"), None, lang)
-                clean = " ".join(name.split())[:80]
-                if not clean:
-                    raise _Refused(InvalidCommand("tournament_name_missing"), None, lang)
-                tournament = await uow.tournaments.create(
-                    guild=msg.guild, channel=msg.channel, name=clean, scoring=scoring, now=self.clock()
-                )
-                reply = self.replier.simple(
-                    "tournament_started", {"name": tournament.name, "scoring": scoring}, lang
-                )
-                await self._log_plain(uow, msg, None, {"type": "NewTournament", "name": clean}, reply)
-                await uow.commit()
-                return reply
+                raise InvalidCommand("unknown_scoring", scoring=scoring, valid=["sum", "placement"])
+            if not clean:
+                raise InvalidCommand("tournament_name_missing")
 
-        return await self._guarded(msg, run)
+        async def act(uow: UnitOfWork, lang: str) -> tuple[Reply, int | None, dict[str, Any]]:
+            if await uow.games.open_in(msg.channel) is not None:
+                raise _Refused(IllegalCommand("game_still_open"), None, lang)
+            tournament = await uow.tournaments.create(
+                guild=msg.guild, channel=msg.channel, name=clean, scoring=scoring, now=self.clock()
+            )
+            reply = self.replier.simple(
+                "tournament_started", {"name": tournament.name, "scoring": scoring}, lang
+            )
+            return reply, None, {"type": "NewTournament", "name": clean, "scoring": scoring}
+
+        return await self._moderator_action(msg, check, act)
 
     async def open_game(self, msg: Incoming, kind: str, options: Mapping[str, Any]) -> Reply:
         """Open a Durchgang / Killer game in the channel and publish its dice commitment."""
+        opened: list[tuple[Game[Any], Any]] = []
 
-        async def run() -> Reply:
-            lang = await self._lang(msg)
-            if not msg.is_moderator:
-                raise _Refused(IllegalCommand("not_moderator"), None, lang)
+        def check() -> None:
+            game = game_named(kind)
+            opened.append((game, game.open(options)))
+
+        async def act(uow: UnitOfWork, lang: str) -> tuple[Reply, int | None, dict[str, Any]]:
+            game, state = opened[-1]
+            settings = await uow.settings.get(msg.guild, msg.channel)
+            lang = settings.language or game.language
+            if await uow.games.open_in(msg.channel) is not None:
+                raise _Refused(IllegalCommand("game_already_open"), None, lang)
+            tournament = await self._current_tournament(uow, msg)
+            seed = self._new_seed(
+                msg.channel, tournament.id, len(await uow.games.closed_in(tournament.id)) + 1
+            )
             try:
-                game = game_named(kind)
-                state = game.open(options)
-            except CroupierError as error:
-                raise _Refused(error, None, lang) from None
-            async with self.store.unit_of_work() as uow:
-                earlier = await uow.log.find(msg.message_id)
-                if earlier is not None:
-                    return Reply.from_log(earlier.reply)
-                settings = await uow.settings.get(msg.guild, msg.channel)
-                lang = settings.language or game.language
-                if await uow.games.open_in(msg.channel) is not None:
-                    raise _Refused(IllegalCommand("game_already_open"), None, lang)
-                tournament = await self._current_tournament(uow, msg)
-                games_so_far = len(await uow.games.closed_in(tournament.id))
-                seed = self._new_seed(msg.channel, tournament.id, games_so_far + 1)
-                create = uow.games.create(
+                record = await uow.games.create(
                     tournament_id=tournament.id,
                     channel=msg.channel,
                     kind=game.name,
@@ -230,13 +216,45 @@ class Croupier:
                     to_act=game.to_act(state),
                     now=self.clock(),
                 )
-                try:
-                    record = await create
-                except GameAlreadyOpen:
-                    raise _Refused(IllegalCommand("game_already_open"), None, lang) from None
-                reply = self.replier.opened(game, record, tournament, state, lang, self.verifiable)
-                await self._log_plain(
-                    uow, msg, record.id, {"type": "Open", "game": game.name, "options": dict(options)}, reply
+            except GameAlreadyOpen:
+                raise _Refused(IllegalCommand("game_already_open"), None, lang) from None
+            reply = self.replier.opened(game, record, tournament, state, lang, self.verifiable)
+            return reply, record.id, {"type": "Open", "game": game.name, "options": dict(options)}
+
+        return await self._moderator_action(msg, check, act)
+
+    async def _moderator_action(
+        self,
+        msg: Incoming,
+        check: Callable[[], None],
+        act: Callable[[UnitOfWork, str], Awaitable[tuple[Reply, int | None, dict[str, Any]]]],
+    ) -> Reply:
+        """The frame every moderator action shares: the right, the validation, exactly-once, one
+        logged transaction. ``check`` validates without the store; ``act`` changes the store and
+        returns the reply, the game it concerns and the command to log."""
+
+        async def run() -> Reply:
+            lang = await self._lang(msg)
+            if not msg.is_moderator:
+                raise _Refused(IllegalCommand("not_moderator"), None, lang)
+            try:
+                check()
+            except CroupierError as error:
+                raise _Refused(error, None, lang) from None
+            async with self.store.unit_of_work() as uow:
+                earlier = await uow.log.find(msg.message_id)
+                if earlier is not None:
+                    return Reply.from_log(earlier.reply)
+                reply, game_id, command = await act(uow, lang)
+                await uow.log.append(
+                    message_id=msg.message_id,
+                    game_id=game_id,
+                    channel=msg.channel,
+                    actor=msg.author,
+                    text=msg.text,
+                    command=command,
+                    reply=reply.to_log(),
+                    now=self.clock(),
                 )
                 await uow.commit()
                 return reply
@@ -331,28 +349,20 @@ class Croupier:
 
     async def change_settings(self, msg: Incoming, options: Mapping[str, str]) -> Reply:
         """Per-channel settings: language, moderator role, turn timeout (moderators only)."""
+        fields: dict[str, Any] = {}
 
-        async def run() -> Reply:
-            lang = await self._lang(msg)
-            if not msg.is_moderator:
-                raise _Refused(IllegalCommand("not_moderator"), None, lang)
-            try:
-                fields = parse_settings(options)
-            except CroupierError as error:
-                raise _Refused(error, None, lang) from None
-            async with self.store.unit_of_work() as uow:
-                earlier = await uow.log.find(msg.message_id)
-                if earlier is not None:
-                    return Reply.from_log(earlier.reply)
-                await uow.settings.set(msg.guild, msg.channel, **fields)
-                lang = fields.get("language") or lang
-                shown = ", ".join(f"{k}={v}" for k, v in fields.items())
-                reply = self.replier.simple("settings_changed", {"settings": shown}, lang)
-                await self._log_plain(uow, msg, None, {"type": "Settings", **fields}, reply)
-                await uow.commit()
-                return reply
+        def check() -> None:
+            fields.update(parse_settings(options))
 
-        return await self._guarded(msg, run)
+        async def act(uow: UnitOfWork, lang: str) -> tuple[Reply, int | None, dict[str, Any]]:
+            await uow.settings.set(msg.guild, msg.channel, **fields)
+            shown = ", ".join(f"{k}={v}" for k, v in fields.items())
+            reply = self.replier.simple(
+                "settings_changed", {"settings": shown}, fields.get("language") or lang
+            )
+            return reply, None, {"type": "Settings", **fields}
+
+        return await self._moderator_action(msg, check, act)
 
     async def help_reply(self, msg: Incoming, commands: Sequence[str]) -> Reply:
         lang = await self._lang(msg)
@@ -434,23 +444,6 @@ class Croupier:
                 guild=msg.guild, channel=msg.channel, name="Turnier", scoring="sum", now=self.clock()
             )
         return tournament
-
-    async def _log_plain(
-        self, uow: Any, msg: Incoming, game_id: int | None, command: dict[str, Any], reply: Reply
-    ) -> None:
-        await uow.log.append(
-            message_id=msg.message_id,
-            game_id=game_id,
-            channel=msg.channel,
-            actor=msg.author,
-            text=msg.text,
-            command=command,
-            events=[],
-            dice=[],
-            dice_from=0,
-            reply=reply.to_log(),
-            now=self.clock(),
-        )
 
     def _dice_for(self, record: GameRecord) -> dice_mod.DiceSource:
         if self.dice_factory is not None:

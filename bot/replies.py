@@ -90,19 +90,8 @@ class Replier:
         seed_hex = revealed_seed.hex() if revealed_seed is not None else None
         if seed_hex is not None:
             lines.append(self.render("common.seed_revealed", {"seed": seed_hex}, lang))
-        rows = self.rows(seats, lang)
-        title = self.render(f"common.title.{game.name}", {"number": record.number}, lang)
-        return Reply(
-            ok=True,
-            text=self._text(lines, title, rows, lang),
-            lines=tuple(lines),
-            title=title,
-            table=rows,
-            game_id=record.id,
-            game_kind=game.name,
-            to_act=game.to_act(state),
-            seed=seed_hex,
-            events=tuple(event.to_json() for event in events),
+        return self._about_game(
+            game, record, state, lines, lang, seed=seed_hex, events=tuple(e.to_json() for e in events)
         )
 
     def opened(
@@ -118,6 +107,19 @@ class Replier:
         lines = [self.render(f"common.opened.{game.name}", facts, lang)]
         if verifiable:
             lines.append(self.render("common.commitment", facts, lang))
+        commitment = record.commitment if verifiable else None
+        return self._about_game(game, record, state, lines, lang, commitment=commitment)
+
+    def _about_game(
+        self,
+        game: Game[Any],
+        record: GameRecord,
+        state: Any,
+        lines: Sequence[str],
+        lang: str,
+        **extra: Any,
+    ) -> Reply:
+        """A reply about a game: its lines, then the running table under the game's title."""
         title = self.render(f"common.title.{game.name}", {"number": record.number}, lang)
         rows = self.rows(game.table(state), lang)
         return Reply(
@@ -129,7 +131,7 @@ class Replier:
             game_id=record.id,
             game_kind=game.name,
             to_act=game.to_act(state),
-            commitment=record.commitment if verifiable else None,
+            **extra,
         )
 
     def simple(self, key: str, facts: Mapping[str, Any], lang: str) -> Reply:
