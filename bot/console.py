@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import secrets
 import shlex
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -64,6 +65,9 @@ class Console:
     croupier: Croupier
     moderators: frozenset[str] = frozenset()
     admins: frozenset[str] = frozenset()
+    # Lines without #ID are numbered per run; the run's own token keeps line 3 of today from being
+    # taken for line 3 of yesterday's session on the same database.
+    session: str = field(default_factory=lambda: secrets.token_hex(4))
     _line_number: int = field(default=0)
 
     async def handle(self, raw: str) -> Answer | None:
@@ -76,9 +80,10 @@ class Console:
             lang = await self._lang()
             return Answer(str(self._line_number), False, render("error.bad_line", {}, lang))
         line_id = match["id"] or str(self._line_number)
+        message_id = f"console:{line_id}" if match["id"] else f"console:{self.session}:{line_id}"
         name, text = match["name"].strip(), match["text"].strip()
         msg = Incoming(
-            message_id=f"console:{line_id}",
+            message_id=message_id,
             guild=GUILD,
             channel=CHANNEL,
             author=name,

@@ -170,3 +170,16 @@ async def test_killer_classic_plays_to_the_end_in_the_console(store: Store) -> N
     roles = {p.player: (p.role, p.points) for p in game.participants}
     assert roles["anna"] == ("alive", 36)
     assert roles["ben"][0] == "dead"
+
+
+async def test_lines_without_ids_in_a_new_session_are_new_messages(store: Store) -> None:
+    croupier = Croupier(store=store, seed_source=seed_from_text("sessions"))
+    first = Console(croupier, moderators=frozenset({"mod"}))
+    await answers(first, "mod: /open verflixte6", "anna: /join", "anna: weiter")
+    second = Console(croupier, moderators=frozenset({"mod"}))  # e.g. `make run` again the next day
+    await answers(second, "ben: /join", "anna: hallo", "anna: weiter")
+    async with store.unit_of_work() as uow:
+        record = await uow.games.open_in("console")
+    assert record is not None
+    assert {p.player for p in record.participants} == {"anna", "ben"}
+    assert record.dice_used == 2  # the second session's "weiter" (its line 3) was applied too
