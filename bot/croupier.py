@@ -97,7 +97,9 @@ class Croupier:
         async with self.store.unit_of_work() as uow:
             record = await uow.games.open_in(msg.channel)
             if record is None and command is None:
-                return Reply.nothing()
+                # Chit-chat — or the redelivery of the move that ended the game: answer that as before.
+                earlier = await uow.log.find(msg.message_id)
+                return Reply.nothing() if earlier is None else Reply.from_log(earlier.reply)
             settings = await uow.settings.get(msg.guild, msg.channel)
             if record is None:
                 raise _Refused(IllegalCommand("no_open_game"), None, settings.language)
@@ -113,7 +115,7 @@ class Croupier:
                     raise _Refused(error, record, lang, state=state) from None
                 if command is None:
                     return Reply.nothing()
-            if command.moderator_only and not msg.is_moderator and not isinstance(command, Timeout):
+            if command.moderator_only and not msg.is_moderator:
                 raise _Refused(IllegalCommand("not_moderator"), record, lang)
             dice = dice_mod.RecordingDice(self._dice_for(record))
             try:

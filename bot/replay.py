@@ -79,7 +79,7 @@ def load_script(raw: str) -> Script:
         return Script.model_validate(data)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "script"
+        where = ".".join(_shown(part) for part in first["loc"]) or "script"
         raise ScriptError(f"{where}: {first['msg']}", 2) from None
 
 
@@ -126,7 +126,7 @@ async def _play(script: Script, store: Store) -> dict[str, Any]:
     for number, line in enumerate(script.lines, start=1):
         reply = await croupier.handle_text(message(line.sender, line.text))
         if _out_of_dice(reply):
-            raise ScriptError(f"lines[{number - 1}] ({line.sender}: {line.text!r}): the dice ran out", 3)
+            raise ScriptError(f"lines[{number - 1}] ({line.sender!r}: {line.text!r}): the dice ran out", 3)
         if reply.silent:
             text = render("common.not_a_command", {}, game.language)
             replies.append({"ok": False, "text": text})
@@ -149,6 +149,12 @@ async def _final(store: Store) -> tuple[GameRecord, Any]:
     if record is None:  # pragma: no cover - the game was opened above
         raise ScriptError("the game could not be opened", 2)
     return record, GAMES[record.kind].load(record.snapshot)
+
+
+def _shown(part: object) -> str:
+    """A location part as one printable word (a key may hold a line break)."""
+    text = str(part)
+    return text if text.isprintable() and text.strip() == text and text else repr(text)
 
 
 def _out_of_dice(reply: Reply) -> bool:
