@@ -136,8 +136,6 @@ class Croupier:
                 revealed_seed=record.seed if finished and self.verifiable else None,
                 before=state,
             )
-            if new_state == state and not dice.faces:
-                return reply  # advice and the like: nothing changed, so nothing to write
             await uow.games.save(
                 record.id,
                 expected_version=record.version,

@@ -261,16 +261,3 @@ async def test_turn_timeout_applies_once_when_the_deadline_passed(store: Store) 
     assert reply.ok
     assert any(row.player == "anna" and row.role == "prinzessin" and row.points == 4 for row in reply.table)
     assert await croupier.apply_due_timeouts() == []  # ben's clock started with the timeout just now
-
-
-async def test_a_command_that_changes_nothing_writes_nothing(store: Store) -> None:
-    table = Table(Croupier(store=store, dice_factory=scripted([6, 6, 5, 5, 4])))
-    await table.open("killer")
-    await table.do("anna", Join("Anna"))
-    await table.do("ben", Join("Ben"))
-    await table.do(MODERATOR, Start())
-    before = await snapshot_of(store)
-    advice = await table.say("ben", "conseil")  # anyone may ask for advice; it changes nothing
-    assert advice.ok
-    assert advice.lines
-    assert await snapshot_of(store) == before
