@@ -425,6 +425,10 @@ class Croupier:
                     continue
             return self.replier.refusal(IllegalCommand("busy_try_again"), await self._lang(msg), None, None)
 
+    async def answered(self, message_id: str) -> Reply | None:
+        """The answer a message got when it was handled before (by any process), if it was."""
+        return await self._earlier(message_id)
+
     async def _earlier(self, message_id: str) -> Reply | None:
         """The answer a message got when it was handled before, if it was."""
         async with self.store.unit_of_work(read_only=True) as uow:

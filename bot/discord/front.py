@@ -309,7 +309,12 @@ class Front:
         lang = view.language
         record = view.record
         if record is None or record.id != press.game or record.version != press.version:
-            await self.say(interaction, texts.render("discord.button_outdated", {}, lang))
+            # Another process may have applied this very press a moment ago: show its answer then.
+            earlier = await self.croupier.answered(f"interaction:{interaction.id}")
+            if earlier is not None:
+                await self.answer(interaction, earlier, view)
+            else:
+                await self.say(interaction, texts.render("discord.button_outdated", {}, lang))
             return
         game = GAMES[record.kind]
         state = game.load(record.snapshot)
