@@ -203,9 +203,7 @@ class Croupier:
             if await uow.games.open_in(msg.channel) is not None:
                 raise _Refused(IllegalCommand("game_already_open"), None, lang)
             tournament = await self._current_tournament(uow, msg)
-            seed = self._new_seed(
-                msg.channel, tournament.id, len(await uow.games.closed_in(tournament.id)) + 1
-            )
+            seed = self._new_seed(msg.channel, tournament.id, await uow.games.count_in(tournament.id) + 1)
             try:
                 record = await uow.games.create(
                     tournament_id=tournament.id,

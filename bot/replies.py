@@ -4,7 +4,7 @@ parts (lines, running table, commitment) for Discord embeds. Every sentence come
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from bot import texts
@@ -48,8 +48,10 @@ class Reply:
         return cls(ok=True, silent=True)
 
     def to_log(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {field.name: getattr(self, field.name) for field in fields(self)}
+        data["lines"] = list(self.lines)
         data["table"] = [asdict(row) for row in self.table]
+        data["events"] = list(self.events)
         return data
 
     @classmethod

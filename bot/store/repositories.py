@@ -426,6 +426,11 @@ class Games:
         self._known[game_id] = saved
         return saved
 
+    async def count_in(self, tournament_id: int) -> int:
+        """How many games the tournament has had (open or closed), without loading them."""
+        statement = select(func.count()).select_from(games_t).where(games_t.c.tournament_id == tournament_id)
+        return int((await self._tx.execute(statement)).scalar_one())
+
     async def closed_in(self, tournament_id: int) -> tuple[GameRecord, ...]:
         """The tournament's closed games in number order, with participants: the standings' input."""
         return await self._many(

@@ -1,0 +1,333 @@
+"""The full command path against a bare durable commit on the same store, in the same run.
+
+The design's bar: parse → engine → one durable transaction → render at ≥ 50 % of the rate of a bare
+one-row INSERT + COMMIT. Both run through the store's own engine (same driver, pool, SQLite pragmas,
+PostgreSQL settings), one after the other in alternating rounds, so a noisy neighbour on the machine
+hurts both alike. The commands are a realistic Durchgang mix from :class:`bench.support.Players`,
+one at a time, round-robin over a few channels.
+
+``python -m bench.command_path``            the figures (both stores; PostgreSQL skipped if unreachable)
+``python -m bench.command_path --profile``  where the time goes: stages of the path, then pyinstrument
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import importlib
+import os
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import text
+
+from bench.support import (
+    Percentiles,
+    Players,
+    backends,
+    emit,
+    mix_share,
+    postgres_problem,
+    scratch_database,
+    seconds,
+)
+from bot.croupier import Croupier, seed_from_text
+from bot.store import Store
+
+CHANNELS = 8
+ROUNDS = 3
+GOAL = 0.5
+_BASELINE_TABLE = {
+    "sqlite": "CREATE TABLE bench_commit (id INTEGER PRIMARY KEY, note TEXT NOT NULL)",
+    "postgresql": "CREATE TABLE bench_commit (id BIGSERIAL PRIMARY KEY, note TEXT NOT NULL)",
+}
+_BASELINE_INSERT = text("INSERT INTO bench_commit (note) VALUES (:note)")
+_NOTE = "one row, committed durably"
+
+
+class Bench:
+    """A store, a croupier on it, players in a few channels, and the baseline's own table."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.croupier = Croupier(store=store, seed_source=seed_from_text("bench"))
+        self.tables = [Players(self.croupier, f"bench-{i}", seed=i) for i in range(CHANNELS)]
+        self._next = 0
+
+    @classmethod
+    async def open(cls, url: str) -> Bench:
+        store = await Store.open(url)
+        async with store.engine.begin() as connection:
+            await connection.execute(text(_BASELINE_TABLE[store.dialect]))
+        return cls(store)
+
+    async def commands(self, duration: float, latencies: Percentiles | None = None) -> tuple[int, float]:
+        """Send commands for ``duration`` seconds; the count and the time it really took."""
+        count = 0
+        start = time.perf_counter()
+        end = start + duration
+        while time.perf_counter() < end:
+            table = self.tables[self._next % len(self.tables)]
+            self._next += 1
+            step = await table.step()
+            count += 1
+            if latencies is not None:
+                latencies.add(step.elapsed)
+        return count, time.perf_counter() - start
+
+    async def commits(self, duration: float, latencies: Percentiles | None = None) -> tuple[int, float]:
+        """The baseline: each row in a transaction of its own, the connection from the pool each time
+        (as a command gets it), BEGIN and COMMIT as the store's engine issues them."""
+        engine = self.store.engine
+        count = 0
+        start = time.perf_counter()
+        end = start + duration
+        while time.perf_counter() < end:
+            began = time.perf_counter()
+            async with engine.begin() as connection:
+                await connection.execute(_BASELINE_INSERT, {"note": _NOTE})
+            count += 1
+            if latencies is not None:
+                latencies.add(time.perf_counter() - began)
+        return count, time.perf_counter() - start
+
+    async def held_commits(self, duration: float) -> tuple[int, float]:
+        """The same commits on one connection kept checked out: what pooling itself costs."""
+        count = 0
+        start = time.perf_counter()
+        end = start + duration
+        async with self.store.engine.connect() as connection:
+            while time.perf_counter() < end:
+                await connection.begin()
+                await connection.execute(_BASELINE_INSERT, {"note": _NOTE})
+                await connection.commit()
+                count += 1
+        return count, time.perf_counter() - start
+
+    def mix(self) -> Counter[str]:
+        return sum((table.mix for table in self.tables), Counter())
+
+    def unexpected(self) -> Counter[str]:
+        return sum((table.unexpected for table in self.tables), Counter())
+
+    async def close(self) -> None:
+        await self.store.close()
+
+
+async def measure(backend: str) -> None:
+    async with scratch_database(backend, "path") as url:
+        bench = await Bench.open(url)
+        try:
+            await bench.commands(seconds(2.0))
+            await bench.commits(seconds(0.5))
+            await bench.held_commits(seconds(0.2))
+            warm = sum(bench.mix().values())
+            path, base = Percentiles(), Percentiles()
+            totals = {"commands": [0, 0.0], "commits": [0, 0.0], "held": [0, 0.0]}
+            for _ in range(ROUNDS):
+                for key, run in (
+                    ("commits", functools.partial(bench.commits, seconds(1.0), base)),
+                    ("held", functools.partial(bench.held_commits, seconds(0.4))),
+                    ("commands", functools.partial(bench.commands, seconds(2.0), path)),
+                ):
+                    count, elapsed = await run()
+                    totals[key][0] += count
+                    totals[key][1] += elapsed
+            rate = {key: count / elapsed for key, (count, elapsed) in totals.items()}
+            mix = bench.mix()
+            refused = mix["refused"] / max(1, sum(mix.values()))
+            emit(
+                "command_path",
+                store=backend,
+                commands_per_s=round(rate["commands"], 1),
+                **path.figures(),
+                commands=len(path),
+                warmup_commands=warm,
+                refused_pct=round(100 * refused, 1),
+                unexpected_refusals=sum(bench.unexpected().values()),
+                mix_pct=mix_share(mix),
+            )
+            emit(
+                "commit_baseline",
+                store=backend,
+                commits_per_s=round(rate["commits"], 1),
+                **base.figures(),
+                commits=len(base),
+                held_connection_commits_per_s=round(rate["held"], 1),
+            )
+            ratio = rate["commands"] / rate["commits"]
+            emit(
+                "command_path_ratio",
+                store=backend,
+                ratio=round(ratio, 3),
+                goal_min=GOAL,
+                meets_goal=ratio >= GOAL,
+                ratio_vs_held_connection=round(rate["commands"] / rate["held"], 3),
+                loadavg_1m=round(os.getloadavg()[0], 2),
+            )
+        finally:
+            await bench.close()
+
+
+# --- profile ------------------------------------------------------------------------------------
+
+# Stages of the command path, timed wall-clock inclusive (awaits included) while one command runs
+# at a time; "what" is the dotted path of the function wrapped.
+STAGES = (
+    ("unit of work: connect + BEGIN", "bot.store.uow.UnitOfWork.__aenter__"),
+    ("unit of work: COMMIT", "bot.store.uow.UnitOfWork.commit"),
+    ("unit of work: close (rollback/return)", "bot.store.uow.UnitOfWork.__aexit__"),
+    ("read: open game (+ participants)", "bot.store.repositories.Games.open_in"),
+    ("read: channel settings", "bot.store.repositories.ChannelSettingsRepository.get"),
+    ("read: duplicate check (log.find)", "bot.store.repositories.CommandLog.find"),
+    ("write: game + participants", "bot.store.repositories.Games.save"),
+    ("write: log entry", "bot.store.repositories.CommandLog.append"),
+    ("write: game create (open)", "bot.store.repositories.Games.create"),
+    ("read: closed games (open_game numbering)", "bot.store.repositories.Games.closed_in"),
+    ("read: current tournament", "bot.store.repositories.Tournaments.current"),
+    ("engine: load snapshot", "engine.verflixte6.game.Verflixte6.load"),
+    ("engine: parse", "engine.verflixte6.game.Verflixte6.parse"),
+    ("engine: apply", "engine.verflixte6.game.Verflixte6.apply"),
+    ("engine: dump snapshot", "engine.verflixte6.game.Verflixte6.dump"),
+    ("render: game reply", "bot.replies.Replier.game_reply"),
+    ("render: refusal", "bot.replies.Replier.refusal"),
+    ("log: reply.to_log (asdict)", "bot.replies.Reply.to_log"),
+)
+
+
+def _resolve(dotted: str) -> tuple[Any, str]:
+    """``package.module.Class.method`` → (Class, "method")."""
+    module_name, class_name, name = dotted.rsplit(".", 2)
+    return getattr(importlib.import_module(module_name), class_name), name
+
+
+@contextmanager
+def staged(totals: dict[str, float], counts: Counter[str]) -> Iterator[None]:
+    """Wrap each stage's function with a timer for the duration of the block (bench-local patching)."""
+    restore: list[tuple[Any, str, Any]] = []
+    for label, dotted in STAGES:
+        owner, name = _resolve(dotted)
+        original = owner.__dict__[name]
+        restore.append((owner, name, original))
+        setattr(owner, name, _timed(original, label, totals, counts))
+    try:
+        yield
+    finally:
+        for owner, name, original in reversed(restore):
+            setattr(owner, name, original)
+
+
+def _timed(original: Any, label: str, totals: dict[str, float], counts: Counter[str]) -> Any:
+    if asyncio.iscoroutinefunction(original):
+
+        @functools.wraps(original)
+        async def timed_async(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                totals[label] += time.perf_counter() - start
+                counts[label] += 1
+
+        return timed_async
+
+    @functools.wraps(original)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            totals[label] += time.perf_counter() - start
+            counts[label] += 1
+
+    return timed
+
+
+async def profile(backend: str, duration: float, html: str | None) -> None:
+    """Stage timings (ms per command), then a pyinstrument run of the same loop."""
+    from pyinstrument import Profiler
+
+    async with scratch_database(backend, "prof") as url:
+        bench = await Bench.open(url)
+        try:
+            await bench.commands(seconds(2.0))
+            totals: dict[str, float] = defaultdict(float)
+            counts: Counter[str] = Counter()
+            cpu_start = time.process_time()
+            with staged(totals, counts):
+                count, elapsed = await bench.commands(duration)
+            cpu = time.process_time() - cpu_start
+            used = [label for label, _ in STAGES if counts[label]]
+            emit(
+                "command_path_stages",
+                store=backend,
+                commands=count,
+                wall_ms_per_command=round(1000 * elapsed / count, 3),
+                cpu_ms_per_command=round(1000 * cpu / count, 3),
+                stages_ms_per_command={label: round(1000 * totals[label] / count, 3) for label in used},
+                stage_calls_per_command={label: round(counts[label] / count, 2) for label in used},
+            )
+            cpu_start = time.process_time()
+            commits, commit_elapsed = await bench.commits(seconds(1.0))
+            cpu = time.process_time() - cpu_start
+            emit(
+                "commit_baseline",
+                store=backend,
+                wall_ms_per_commit=round(1000 * commit_elapsed / commits, 3),
+                cpu_ms_per_commit=round(1000 * cpu / commits, 3),
+            )
+            profiler = Profiler(interval=0.001, async_mode="disabled")
+            cpu_start = time.process_time()
+            profiler.start()
+            count, elapsed = await bench.commands(duration)
+            profiler.stop()
+            cpu = time.process_time() - cpu_start
+            emit(
+                "command_path_profiled",
+                store=backend,
+                commands=count,
+                wall_ms_per_command=round(1000 * elapsed / count, 3),
+                cpu_ms_per_command=round(1000 * cpu / count, 3),
+            )
+            print(profiler.output_text(unicode=False, color=False), file=sys.stderr)
+            if html:
+                path = html.replace("{store}", backend)
+                await asyncio.to_thread(Path(path).write_text, profiler.output_html(), encoding="utf-8")
+                print(f"pyinstrument HTML: {path}", file=sys.stderr)
+        finally:
+            await bench.close()
+
+
+# --- entry points -------------------------------------------------------------------------------
+
+
+async def _each_backend(work: Callable[[str], Awaitable[None]], bench_name: str) -> None:
+    for backend in backends():
+        if backend == "postgresql":
+            problem = await postgres_problem()
+            if problem is not None:
+                emit(bench_name, store=backend, skipped=f"PostgreSQL unreachable: {problem}")
+                continue
+        await work(backend)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.command_path", description=__doc__)
+    parser.add_argument("--profile", action="store_true", help="stage timings and a pyinstrument profile")
+    parser.add_argument("--seconds", type=float, default=5.0, help="profiled window per store (default 5)")
+    parser.add_argument("--html", metavar="PATH", help="also write pyinstrument HTML ({store} is replaced)")
+    args = parser.parse_args(argv if argv is not None else [])
+    if args.profile:
+        asyncio.run(_each_backend(lambda b: profile(b, args.seconds, args.html), "command_path_stages"))
+    else:
+        asyncio.run(_each_backend(measure, "command_path"))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
