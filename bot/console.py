@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from bot.croupier import Croupier, Incoming
-from bot.exports import FORMATS
 from bot.replies import Reply
 from bot.store import StoreUnavailable
 from bot.texts import render
@@ -229,6 +228,3 @@ def _escape(text: str) -> str:
     from rich.markup import escape
 
     return escape(text)
-
-
-FORMAT_NAMES = tuple(FORMATS)

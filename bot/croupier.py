@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.exports import FORMATS, StandingsTable, to_markdown
 from bot.games import GAMES, game_named
@@ -41,8 +41,6 @@ from engine.errors import CroupierError, IllegalCommand, InvalidCommand
 from engine.game import Command, Game, Timeout
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 DiceFactory = Callable[[GameRecord], dice_mod.DiceSource]
 Clock = Callable[[], datetime]

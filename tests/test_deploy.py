@@ -108,35 +108,33 @@ def test_parse_block_yaml_reads_compose_output() -> None:
     }
 
 
-@pytest.fixture(scope="module")
-def compose(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """docker-compose.yml as docker-compose resolves it, in a project copy with .env from .env.example."""
-    binary = _compose_binary()
-    project = tmp_path_factory.mktemp("compose")
-    shutil.copy(ROOT / "docker-compose.yml", project / "docker-compose.yml")
-    shutil.copy(ROOT / "Dockerfile", project / "Dockerfile")
-    example = ROOT / ".env.example"
-    (project / ".env").write_text(example.read_text() if example.exists() else "DISCORD_TOKEN=\n")
+def compose_project(folder: Path) -> Path:
+    """A copy of the deployment files in ``folder``, with .env made from .env.example."""
+    shutil.copy(ROOT / "docker-compose.yml", folder / "docker-compose.yml")
+    shutil.copy(ROOT / "Dockerfile", folder / "Dockerfile")
+    (folder / ".env").write_text((ROOT / ".env.example").read_text(encoding="utf-8"), encoding="utf-8")
+    return folder
+
+
+def resolve_compose(project: Path, *files: str) -> dict[str, Any]:
+    """``project``'s compose files (docker-compose.yml first) as `docker-compose config` resolves them."""
+    command = [_compose_binary(), "--project-directory", str(project)]
+    for name in ("docker-compose.yml", *files):
+        command += ["--file", str(project / name)]
     env = {k: v for k, v in os.environ.items() if k != "POSTGRES_PASSWORD"}
     result = subprocess.run(
-        [
-            binary,
-            "--file",
-            str(project / "docker-compose.yml"),
-            "--project-directory",
-            str(project),
-            "config",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        check=False,
+        [*command, "config"], capture_output=True, text=True, timeout=120, env=env, check=False
     )
     assert result.returncode == 0, result.stderr
     parsed = load_yaml(result.stdout)
     assert isinstance(parsed, dict)
     return parsed
+
+
+@pytest.fixture(scope="module")
+def compose(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """docker-compose.yml as docker-compose resolves it, in a project copy with .env from .env.example."""
+    return resolve_compose(compose_project(tmp_path_factory.mktemp("compose")))
 
 
 def test_compose_has_the_database_the_migration_and_the_bot(compose: dict[str, Any]) -> None:

@@ -6,16 +6,13 @@ real docker-compose.yml; without the tool the compose test is skipped, unless CI
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.test_deploy import load_yaml
+from tests.test_deploy import compose_project, resolve_compose
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
@@ -28,49 +25,15 @@ def _override() -> str:
     return str(blocks[0])
 
 
-def _compose() -> str:
-    found = shutil.which("docker-compose")
-    if found is None:
-        message = "docker-compose is not installed (Debian: apt-get install -y docker-compose)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
-
-
 @pytest.fixture(scope="module")
 def resolved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """docker-compose.yml plus the documented override, as docker-compose resolves them."""
-    project = tmp_path_factory.mktemp("compose-shards")
-    for name in ("docker-compose.yml", "Dockerfile"):
-        shutil.copy(ROOT / name, project / name)
-    (project / ".env").write_text((ROOT / ".env.example").read_text(encoding="utf-8"), encoding="utf-8")
+    project = compose_project(tmp_path_factory.mktemp("compose-shards"))
     (project / "docker-compose.shards.yml").write_text(_override(), encoding="utf-8")
     shown = re.search(r"docker-compose -f docker-compose\.yml -f (\S+) up -d", DOC)
     assert shown is not None
     assert shown.group(1) == "docker-compose.shards.yml"
-    env = {k: v for k, v in os.environ.items() if k != "POSTGRES_PASSWORD"}
-    result = subprocess.run(
-        [
-            _compose(),
-            "--project-directory",
-            str(project),
-            "--file",
-            str(project / "docker-compose.yml"),
-            "--file",
-            str(project / "docker-compose.shards.yml"),
-            "config",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    parsed = load_yaml(result.stdout)
-    assert isinstance(parsed, dict)
-    return parsed
+    return resolve_compose(project, "docker-compose.shards.yml")
 
 
 def test_the_override_gives_each_bot_service_its_own_shard_of_one_database(resolved: dict[str, Any]) -> None:
