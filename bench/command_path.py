@@ -183,6 +183,7 @@ STAGES = (
     ("unit of work: connect + BEGIN", "bot.store.uow.UnitOfWork.__aenter__"),
     ("unit of work: COMMIT", "bot.store.uow.UnitOfWork.commit"),
     ("unit of work: close (rollback/return)", "bot.store.uow.UnitOfWork.__aexit__"),
+    ("read: channel state (settings + open game)", "bot.store.repositories.Channels.state"),
     ("read: open game (+ participants)", "bot.store.repositories.Games.open_in"),
     ("read: channel settings", "bot.store.repositories.ChannelSettingsRepository.get"),
     ("read: duplicate check (log.find)", "bot.store.repositories.CommandLog.find"),

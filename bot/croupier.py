@@ -93,12 +93,12 @@ class Croupier:
         from the log. That keeps the common path to one read of the game and one write.
         """
         async with self.store.unit_of_work() as uow:
-            record = await uow.games.open_in(msg.channel)
+            channel = await uow.channels.state(msg.guild, msg.channel)
+            record, settings = channel.game, channel.settings
             if record is None and command is None:
                 # Chit-chat — or the redelivery of the move that ended the game: answer that as before.
                 earlier = await uow.log.find(msg.message_id)
                 return Reply.nothing() if earlier is None else Reply.from_log(earlier.reply)
-            settings = await uow.settings.get(msg.guild, msg.channel)
             if record is None:
                 raise _Refused(IllegalCommand("no_open_game"), None, settings.language)
             game = GAMES[record.kind]
@@ -196,9 +196,9 @@ class Croupier:
 
         async def act(uow: UnitOfWork, lang: str) -> tuple[Reply, int | None, dict[str, Any]]:
             game, state = opened[-1]
-            settings = await uow.settings.get(msg.guild, msg.channel)
-            lang = settings.language or game.language
-            if await uow.games.open_in(msg.channel) is not None:
+            channel = await uow.channels.state(msg.guild, msg.channel)
+            lang = channel.settings.language or game.language
+            if channel.game is not None:
                 raise _Refused(IllegalCommand("game_already_open"), None, lang)
             tournament = await self._current_tournament(uow, msg)
             seed = self._new_seed(msg.channel, tournament.id, await uow.games.count_in(tournament.id) + 1)
@@ -263,11 +263,10 @@ class Croupier:
 
     async def language(self, guild: str, channel: str) -> str:
         async with self.store.unit_of_work(read_only=True) as uow:
-            settings = await uow.settings.get(guild, channel)
-            record = await uow.games.open_in(channel)
-        if settings.language:
-            return settings.language
-        return GAMES[record.kind].language if record else "de"
+            state = await uow.channels.state(guild, channel)
+        if state.settings.language:
+            return state.settings.language
+        return GAMES[state.game.kind].language if state.game else "de"
 
     async def open_game_view(self, channel: str) -> tuple[GameRecord, Any] | None:
         """The open game of a channel with its loaded state (for help texts and buttons)."""

@@ -32,9 +32,8 @@ class ChannelView:
 async def read_channel(store: Store, guild: str, channel: str) -> ChannelView:
     """Settings and open game of a channel in one read-only transaction."""
     async with store.unit_of_work(read_only=True) as uow:
-        settings = await uow.settings.get(guild, channel)
-        record = await uow.games.open_in(channel)
-    return ChannelView(settings, record)
+        state = await uow.channels.state(guild, channel)
+    return ChannelView(state.settings, state.game)
 
 
 def language_of_locale(locale: discord.Locale | str | None) -> str:

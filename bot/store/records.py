@@ -102,6 +102,14 @@ class ChannelSettings:
     turn_timeout_seconds: int
 
 
+@dataclasses.dataclass(frozen=True)
+class ChannelState:
+    """What a command needs to know of its channel, read in one statement: settings and open game."""
+
+    settings: ChannelSettings
+    game: GameRecord | None
+
+
 class SeatLike(Protocol):
     """Anything shaped like a row of the running table (``engine.game.Seat``, ``ParticipantRecord``)."""
 

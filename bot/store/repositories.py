@@ -14,8 +14,11 @@ from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
+    BindParameter,
     ColumnElement,
     Executable,
+    Join,
+    Label,
     Row,
     Select,
     Table,
@@ -56,6 +59,7 @@ from bot.store.models import (
 from bot.store.records import (
     ChannelDefaults,
     ChannelSettings,
+    ChannelState,
     GameRecord,
     LogEntry,
     ParticipantRecord,
@@ -124,6 +128,36 @@ def _select_games(dialect: str) -> Select[Any]:
         .label("seats")
     )
     return select(games_t, seats)
+
+
+def _settings_layers() -> tuple[Join, list[Label[Any]]]:
+    """One row whatever is stored: the channel's own settings row and its guild's, each field
+    coalesced channel → guild (NULL: the bot's default applies)."""
+    own = settings_t.alias("own_settings")
+    guild_wide = settings_t.alias("guild_settings")
+    guild: BindParameter[str] = bindparam("b_guild")
+    anchor = select(literal_column("1").label("anchor")).subquery("anchor")
+    layers = anchor.outerjoin(
+        own, (own.c.guild == guild) & (own.c.channel == bindparam("b_channel"))
+    ).outerjoin(guild_wide, (guild_wide.c.guild == guild) & (guild_wide.c.channel == literal_column("''")))
+    fields = [
+        func.coalesce(own.c[field], guild_wide.c[field]).label(f"s_{field}") for field in SETTING_FIELDS
+    ]
+    return layers, fields
+
+
+@cache
+def _channel_settings() -> Select[Any]:
+    layers, fields = _settings_layers()
+    return select(*fields).select_from(layers)
+
+
+@cache
+def _channel_state(dialect: str) -> Select[Any]:
+    """Settings and open game (NULL columns when there is none) in one row: the command path's read."""
+    layers, fields = _settings_layers()
+    with_game = layers.outerjoin(games_t, (games_t.c.channel == bindparam("b_channel")) & _IS_OPEN)
+    return _select_games(dialect).add_columns(*fields).select_from(with_game)
 
 
 @cache
@@ -455,13 +489,14 @@ class Games:
 
     async def _first(self, statement: Select[Any], parameters: dict[str, Any]) -> GameRecord | None:
         row = (await self._tx.execute(statement, parameters)).first()
-        return None if row is None else self._loaded(row)
+        return None if row is None else self.loaded(row)
 
     async def _many(self, condition: Any, order: Any) -> tuple[GameRecord, ...]:
         statement = _select_games(self._tx.dialect).where(condition).order_by(order, games_t.c.id)
-        return tuple(self._loaded(row) for row in await self._tx.execute(statement))
+        return tuple(self.loaded(row) for row in await self._tx.execute(statement))
 
-    def _loaded(self, row: Row[Any]) -> GameRecord:
+    def loaded(self, row: Row[Any]) -> GameRecord:
+        """The record of a row of :func:`_select_games` (remembered, so a save need not read it back)."""
         seats = sorted(
             (ParticipantRecord(row.id, *seat) for seat in row.seats or ()), key=lambda seat: seat.position
         )
@@ -492,6 +527,22 @@ class Games:
         return records
 
 
+class Channels:
+    """``uow.channels``: what a command needs of its channel, in the one read of the command path."""
+
+    def __init__(self, tx: Transaction, games: Games, defaults: ChannelDefaults) -> None:
+        self._tx = tx
+        self._games = games
+        self._defaults = defaults
+
+    async def state(self, guild: str, channel: str) -> ChannelState:
+        """The settings in force in the channel and its open game (None when it has none)."""
+        parameters = {"b_guild": guild, "b_channel": channel}
+        row = (await self._tx.execute(_channel_state(self._tx.dialect), parameters)).one()
+        settings = _resolved(guild, channel, row, self._defaults)
+        return ChannelState(settings, None if row.id is None else self._games.loaded(row))
+
+
 class ChannelSettingsRepository:
     """``uow.settings``: per-guild and per-channel overrides; a channel row beats its guild's row
     (stored with channel ``""``), which beats the bot's defaults. A NULL field inherits."""
@@ -501,20 +552,8 @@ class ChannelSettingsRepository:
         self._defaults = defaults
 
     async def get(self, guild: str, channel: str) -> ChannelSettings:
-        result = await self._tx.execute(
-            select(settings_t).where(settings_t.c.guild == guild, settings_t.c.channel.in_({channel, ""}))
-        )
-        rows = {row.channel: row for row in result}
-        layers = [rows.get(channel), rows.get("")] if channel else [rows.get("")]
-        resolved: dict[str, Any] = {}
-        for field in SETTING_FIELDS:
-            value = getattr(self._defaults, field)
-            for layer in layers:
-                if layer is not None and getattr(layer, field) is not None:
-                    value = getattr(layer, field)
-                    break
-            resolved[field] = value
-        return ChannelSettings(guild=guild, channel=channel, **resolved)
+        row = (await self._tx.execute(_channel_settings(), {"b_guild": guild, "b_channel": channel})).one()
+        return _resolved(guild, channel, row, self._defaults)
 
     async def set(self, guild: str, channel: str, **fields: Any) -> ChannelSettings:
         """Override some fields for a channel (``channel=""``: the whole guild); None clears one.
@@ -550,6 +589,16 @@ def _participant_values(game_id: int, seats: Iterable[SeatLike]) -> list[dict[st
     if len(set(players)) != len(players):
         raise ValueError(f"game {game_id}: a participant appears twice in {players}")
     return values
+
+
+def _resolved(guild: str, channel: str, row: Row[Any], defaults: ChannelDefaults) -> ChannelSettings:
+    """Settings from a row of :func:`_settings_layers`' coalesced fields, the defaults filling the gaps."""
+    values = row._mapping
+    resolved = {field: values[f"s_{field}"] for field in SETTING_FIELDS}
+    for field, value in resolved.items():
+        if value is None:
+            resolved[field] = getattr(defaults, field)
+    return ChannelSettings(guild=guild, channel=channel, **resolved)
 
 
 def _tournament(row: Row[Any]) -> Tournament:

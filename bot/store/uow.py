@@ -21,13 +21,20 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from bot.store.db import SQLITE_BEGIN, async_url, connect, create_engine, mask_url, reachable
 from bot.store.migrate import check_schema
 from bot.store.records import ChannelDefaults
-from bot.store.repositories import ChannelSettingsRepository, CommandLog, Games, Tournaments, Transaction
+from bot.store.repositories import (
+    Channels,
+    ChannelSettingsRepository,
+    CommandLog,
+    Games,
+    Tournaments,
+    Transaction,
+)
 
 
 class UnitOfWork:
     """One transaction and the repositories working in it.
 
-    ``log``, ``tournaments``, ``games`` and ``settings`` all share the transaction; nothing they
+    ``log``, ``tournaments``, ``games``, ``settings`` and ``channels`` all share the transaction; nothing they
     write is kept unless :meth:`commit` is awaited before the block ends. On SQLite the write lock is
     taken when the block starts (``read_only=True`` defers it until a first write).
     """
@@ -36,6 +43,7 @@ class UnitOfWork:
     tournaments: Tournaments
     games: Games
     settings: ChannelSettingsRepository
+    channels: Channels
 
     def __init__(
         self, engine: AsyncEngine, url: str | URL, defaults: ChannelDefaults, read_only: bool
@@ -61,6 +69,7 @@ class UnitOfWork:
         self.tournaments = Tournaments(tx)
         self.games = Games(tx)
         self.settings = ChannelSettingsRepository(tx, self._defaults)
+        self.channels = Channels(tx, self.games, self._defaults)
         return self
 
     async def __aexit__(

@@ -13,6 +13,7 @@ import pytest
 
 from bot.store import (
     ChannelDefaults,
+    ChannelSettings,
     DuplicateMessage,
     GameAlreadyOpen,
     GameRecord,
@@ -511,6 +512,50 @@ async def test_setting_a_field_again_updates_it_and_none_inherits(store: Store) 
         await uow.commit()
     async with store.unit_of_work() as uow:
         assert (await uow.settings.get("guild", "chan")).turn_timeout_seconds == 120
+
+
+async def test_channel_state_reads_settings_and_open_game_together(db_url: str) -> None:
+    """The command path's one read: the same settings as ``settings.get`` and the same game as
+    ``games.open_in``, with or without an open game, and without other channels' games."""
+    defaults = ChannelDefaults(language=None, moderator_role="Croupier", turn_timeout_seconds=600)
+    async with await Store.open(db_url, defaults=defaults) as store:
+        async with store.unit_of_work() as uow:
+            empty = await uow.channels.state("guild-1", "chan-1")
+        assert empty.game is None
+        assert empty.settings == await _settings(store, "guild-1", "chan-1")
+        assert (empty.settings.moderator_role, empty.settings.turn_timeout_seconds) == ("Croupier", 600)
+
+        game = await new_game(store, "chan-1", players=("anna", "bert"))
+        await new_game(store, "chan-2", players=("carl",))
+        async with store.unit_of_work() as uow:
+            await uow.settings.set("guild-1", "", language="fr", turn_timeout_seconds=90)
+            await uow.settings.set("guild-1", "chan-1", moderator_role="Table")
+            await uow.commit()
+        async with store.unit_of_work() as uow:
+            state = await uow.channels.state("guild-1", "chan-1")
+            other_guild = await uow.channels.state("guild-2", "chan-1")
+            open_in = await uow.games.open_in("chan-1")
+        assert state.game == open_in
+        assert state.game is not None
+        assert (state.game.id, [p.player for p in state.game.participants]) == (game.id, ["anna", "bert"])
+        assert state.settings == await _settings(store, "guild-1", "chan-1")
+        settings = state.settings
+        assert (settings.language, settings.moderator_role, settings.turn_timeout_seconds) == (
+            "fr",
+            "Table",
+            90,
+        )
+        assert other_guild.game == open_in  # games belong to channels; settings to guild and channel
+        assert (other_guild.settings.language, other_guild.settings.turn_timeout_seconds) == (None, 600)
+
+        await close(store, game, {"anna": 10, "bert": 0})
+        async with store.unit_of_work() as uow:
+            assert (await uow.channels.state("guild-1", "chan-1")).game is None
+
+
+async def _settings(store: Store, guild: str, channel: str) -> ChannelSettings:
+    async with store.unit_of_work(read_only=True) as uow:
+        return await uow.settings.get(guild, channel)
 
 
 async def test_unknown_or_bad_settings_are_refused(store: Store) -> None:
