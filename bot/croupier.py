@@ -10,12 +10,10 @@ from the log or from the new state).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import logging
 import secrets
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -23,6 +21,7 @@ from typing import Any
 
 from bot.exports import FORMATS, StandingsTable, to_markdown
 from bot.games import GAMES, game_named
+from bot.keyed_locks import KeyedLocks
 from bot.replies import Replier, Reply
 from bot.settings_words import parse_settings
 from bot.standings import joker_keys, joker_names, standings_of
@@ -73,7 +72,7 @@ class Croupier:
     seed_source: Callable[[str, int, int], bytes] | None = None
     clock: Clock = field(default=lambda: datetime.now(UTC))
     command_names: Mapping[str, str] | None = None  # how the front end spells /join, /open … (console)
-    _locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+    _locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
 
     # ------------------------------------------------------------------ chat and typed commands
 
@@ -399,7 +398,7 @@ class Croupier:
 
     async def _guarded(self, msg: Incoming, run: Callable[[], Awaitable[Reply]]) -> Reply:
         """Serialise per channel, retry lost races, and turn refusals into replies."""
-        async with self._locks[msg.channel]:
+        async with self._locks.hold(msg.channel):
             for attempt in range(_MAX_ATTEMPTS):
                 try:
                     return await run()

@@ -8,9 +8,8 @@ details, and the bot keeps running.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -27,6 +26,7 @@ from bot.discord.embeds import game_embeds, refusal_content, text_embeds
 from bot.discord.mentions import nobody, only, quiet, service_text
 from bot.discord.names import roster_of, with_names
 from bot.games import GAMES
+from bot.keyed_locks import KeyedLocks
 from bot.replies import Reply
 from bot.store import GameRecord, StoreUnavailable
 from engine.errors import CroupierError
@@ -94,7 +94,7 @@ class Front:
         self._boards: dict[int, int] = {}  # channel id → the message carrying the live board
         # One move at a time per channel, from reading it to posting the answer, so answers appear in
         # the order the moves were applied.
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: KeyedLocks[int] = KeyedLocks()
 
     # ------------------------------------------------------------------ chat lines
 
@@ -122,7 +122,7 @@ class Front:
 
     async def _on_line(self, message: discord.Message, text: str) -> None:
         assert message.guild is not None
-        async with self._locks[message.channel.id]:
+        async with self._locks.hold(message.channel.id):
             await self._apply_line(message, message.guild, text)
 
     async def _apply_line(self, message: discord.Message, guild: discord.Guild, text: str) -> None:
@@ -233,7 +233,7 @@ class Front:
         """Run one service call for a slash command and answer with its reply."""
         if not self.fresh(interaction):
             return
-        async with self._locks[interaction.channel_id or 0]:
+        async with self._locks.hold(interaction.channel_id or 0):
             view = await self.view_of(interaction)
             reply = await run(from_interaction(interaction, view, service_text(text)))
             await self.answer(interaction, reply, view, ephemeral=ephemeral)
@@ -301,7 +301,7 @@ class Front:
     async def _press(self, interaction: discord.Interaction[Any], press: Press) -> None:
         if not self.fresh(interaction):
             return
-        async with self._locks[interaction.channel_id or 0]:
+        async with self._locks.hold(interaction.channel_id or 0):
             await self._apply_press(interaction, press)
 
     async def _apply_press(self, interaction: discord.Interaction[Any], press: Press) -> None:

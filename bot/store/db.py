@@ -126,6 +126,16 @@ def create_engine(url: str | URL, *, foreign_keys: bool = True, echo: bool = Fal
     return engine
 
 
+def pool_capacity(engine: AsyncEngine) -> int:
+    """How many connections the engine's pool hands out at most (its size plus its overflow)."""
+    pool = engine.pool
+    size = getattr(pool, "size", None)
+    overflow = getattr(pool, "_max_overflow", 0)
+    if not callable(size):
+        return 1  # a pool without a size (a static or single-connection pool) serves one at a time
+    return max(1, int(size()) + max(0, int(overflow)))
+
+
 def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:
     # busy_timeout first: switching a new file to WAL needs a lock another process may briefly hold.
     pragmas = (
