@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import functools
 import importlib
 import os
@@ -22,12 +23,14 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import text
 
 from bench.support import (
+    GUILD,
     Percentiles,
     Players,
     backends,
@@ -38,7 +41,7 @@ from bench.support import (
     seconds,
 )
 from bot.croupier import Croupier, seed_from_text
-from bot.store import Store
+from bot.store import LogEntry, Store
 
 CHANNELS = 8
 ROUNDS = 3
@@ -49,6 +52,9 @@ _BASELINE_TABLE = {
 }
 _BASELINE_INSERT = text("INSERT INTO bench_commit (note) VALUES (:note)")
 _NOTE = "one row, committed durably"
+_NEWEST_WEITER = text(
+    "SELECT message_id FROM command_log WHERE channel = :channel AND text = 'weiter' ORDER BY id DESC LIMIT 1"
+)
 
 
 class Bench:
@@ -59,6 +65,7 @@ class Bench:
         self.croupier = Croupier(store=store, seed_source=seed_from_text("bench"))
         self.tables = [Players(self.croupier, f"bench-{i}", seed=i) for i in range(CHANNELS)]
         self._next = 0
+        self._floor = 0
 
     @classmethod
     async def open(cls, url: str) -> Bench:
@@ -110,6 +117,71 @@ class Bench:
                 count += 1
         return count, time.perf_counter() - start
 
+    async def store_only(self, duration: float) -> tuple[int, float]:
+        """The store's share of a command, with a real command's payload and nothing else.
+
+        Each round does what a ``weiter`` does to the store: the one read (settings and open game),
+        the game's update with its snapshot, a participant's row in two rounds of three (as in the
+        mix), the log entry with the logged command, events, dice and reply, and the commit. No
+        parsing, no engine, no rendering: if this alone is slower than half the bare commit's rate,
+        no work on the rest of the path can reach the goal on this machine.
+        """
+        sample = await self._sample_entry()
+        if sample is None:
+            return 0, 0.0
+        count = 0
+        start = time.perf_counter()
+        end = start + duration
+        while time.perf_counter() < end:
+            async with self.store.unit_of_work() as uow:
+                game = (await uow.channels.state(GUILD, sample.channel)).game
+                if game is None:
+                    break  # the sampled channel's game has ended: the window ends with it
+                seats = list(game.participants)
+                if count % 3 and seats:
+                    first = seats[0]
+                    seats[0] = dataclasses.replace(first, points=first.points + (1 if count % 2 else -1))
+                await uow.games.save(
+                    game.id,
+                    expected_version=game.version,
+                    snapshot=game.snapshot,
+                    dice_used=game.dice_used,
+                    to_act=game.to_act,
+                    turn_deadline=game.turn_deadline,
+                    participants=seats,
+                )
+                self._floor += 1
+                await uow.log.append(
+                    f"floor:{self._floor}",
+                    game_id=game.id,
+                    channel=sample.channel,
+                    actor=sample.actor,
+                    text=sample.text,
+                    command=sample.command,
+                    events=sample.events,
+                    dice=sample.dice,
+                    dice_from=game.dice_used,
+                    reply=sample.reply,
+                    now=datetime.now(UTC),
+                )
+                await uow.commit()
+            count += 1
+        return count, time.perf_counter() - start
+
+    async def _sample_entry(self) -> LogEntry | None:
+        """The newest logged ``weiter`` in a channel whose game is still open."""
+        for table in self.tables:
+            async with self.store.engine.connect() as connection:
+                message_id = (await connection.execute(_NEWEST_WEITER, {"channel": table.channel})).scalar()
+            async with self.store.unit_of_work(read_only=True) as uow:
+                game = (await uow.channels.state(GUILD, table.channel)).game
+                if message_id is None or game is None or not game.participants:
+                    continue
+                entry = await uow.log.find(message_id)
+            if entry is not None:
+                return entry
+        return None
+
     def mix(self) -> Counter[str]:
         return sum((table.mix for table in self.tables), Counter())
 
@@ -129,17 +201,18 @@ async def measure(backend: str) -> None:
             await bench.held_commits(seconds(0.2))
             warm = sum(bench.mix().values())
             path, base = Percentiles(), Percentiles()
-            totals = {"commands": [0, 0.0], "commits": [0, 0.0], "held": [0, 0.0]}
+            totals = {"commands": [0, 0.0], "commits": [0, 0.0], "held": [0, 0.0], "store_only": [0, 0.0]}
             for _ in range(ROUNDS):
                 for key, run in (
                     ("commits", functools.partial(bench.commits, seconds(1.0), base)),
                     ("held", functools.partial(bench.held_commits, seconds(0.4))),
                     ("commands", functools.partial(bench.commands, seconds(2.0), path)),
+                    ("store_only", functools.partial(bench.store_only, seconds(0.5))),
                 ):
                     count, elapsed = await run()
                     totals[key][0] += count
                     totals[key][1] += elapsed
-            rate = {key: count / elapsed for key, (count, elapsed) in totals.items()}
+            rate = {key: count / elapsed if elapsed else 0.0 for key, (count, elapsed) in totals.items()}
             mix = bench.mix()
             refused = mix["refused"] / max(1, sum(mix.values()))
             emit(
@@ -170,6 +243,16 @@ async def measure(backend: str) -> None:
                 meets_goal=ratio >= GOAL,
                 ratio_vs_held_connection=round(rate["commands"] / rate["held"], 3),
                 loadavg_1m=round(os.getloadavg()[0], 2),
+            )
+            emit(
+                "command_path_store_only",
+                store=backend,
+                rounds_per_s=round(rate["store_only"], 1),
+                rounds=int(totals["store_only"][0]),
+                ratio=round(rate["store_only"] / rate["commits"], 3),
+                share_of_command_time=round(rate["commands"] / rate["store_only"], 3)
+                if rate["store_only"]
+                else None,
             )
         finally:
             await bench.close()

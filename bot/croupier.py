@@ -15,7 +15,7 @@ import hmac
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -492,12 +492,9 @@ class _Refused(Exception):
 
 
 def _fields(command: Command) -> dict[str, Any]:
-    import dataclasses
-
-    return {
-        key: list(value) if isinstance(value, tuple) else value
-        for key, value in dataclasses.asdict(command).items()
-    }
+    """A command's fields as JSON values (commands are flat: strings, numbers, tuples of them)."""
+    values = {spec.name: getattr(command, spec.name) for spec in fields(command)}
+    return {key: list(value) if isinstance(value, tuple) else value for key, value in values.items()}
 
 
 def _describe(command: Command) -> str:

@@ -4,7 +4,7 @@ parts (lines, running table, commitment) for Discord embeds. Every sentence come
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bot import texts
@@ -48,9 +48,9 @@ class Reply:
         return cls(ok=True, silent=True)
 
     def to_log(self) -> dict[str, Any]:
-        data = {field.name: getattr(self, field.name) for field in fields(self)}
+        data = {name: getattr(self, name) for name in _REPLY_FIELDS}
         data["lines"] = list(self.lines)
-        data["table"] = [asdict(row) for row in self.table]
+        data["table"] = [{name: getattr(row, name) for name in _ROW_FIELDS} for row in self.table]
         data["events"] = list(self.events)
         return data
 
@@ -62,6 +62,11 @@ class Reply:
         values["table"] = tuple(Row(**row) for row in values.get("table", ()))
         values["duplicate"] = True
         return cls(**values)
+
+
+# Every command logs its reply: plain loops over the field names, not dataclasses.asdict's deep copy.
+_REPLY_FIELDS = tuple(field.name for field in fields(Reply))
+_ROW_FIELDS = tuple(field.name for field in fields(Row))
 
 
 class Replier:

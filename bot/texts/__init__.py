@@ -79,7 +79,9 @@ def render(
         return f"[{key}{': ' if details else ''}{details}]"
     prepared = _prepare(facts, name_of)
     prepared.setdefault("cmd", _Commands(commands or CONSOLE_COMMANDS))
-    return _FORMATTER.vformat(template, (), _Facts(prepared))
+    if _PLURAL in template:
+        return _FORMATTER.vformat(template, (), _Facts(prepared))
+    return template.format_map(_Facts(prepared))  # the same result, without the pure-Python parser
 
 
 def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> dict[str, Any]:
@@ -93,6 +95,9 @@ def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> dict[st
             value = ", ".join(str(v) for v in value)
         prepared[key] = value
     return prepared
+
+
+_PLURAL = ":plural:"
 
 
 class _Formatter(string.Formatter):
