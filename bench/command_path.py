@@ -41,7 +41,7 @@ from bench.support import (
     seconds,
 )
 from bot.croupier import Croupier, seed_from_text
-from bot.store import LogEntry, Store
+from bot.store import GameSave, LogEntry, NewLogEntry, Store
 
 CHANNELS = 8
 ROUNDS = 3
@@ -141,28 +141,30 @@ class Bench:
                 if count % 3 and seats:
                     first = seats[0]
                     seats[0] = dataclasses.replace(first, points=first.points + (1 if count % 2 else -1))
-                await uow.games.save(
-                    game.id,
-                    expected_version=game.version,
-                    snapshot=game.snapshot,
-                    dice_used=game.dice_used,
-                    to_act=game.to_act,
-                    turn_deadline=game.turn_deadline,
-                    participants=seats,
-                )
                 self._floor += 1
-                await uow.log.append(
-                    f"floor:{self._floor}",
-                    game_id=game.id,
-                    channel=sample.channel,
-                    actor=sample.actor,
-                    text=sample.text,
-                    command=sample.command,
-                    events=sample.events,
-                    dice=sample.dice,
-                    dice_from=game.dice_used,
-                    reply=sample.reply,
-                    now=datetime.now(UTC),
+                await uow.games.save_and_log(
+                    GameSave(
+                        game.id,
+                        expected_version=game.version,
+                        snapshot=game.snapshot,
+                        dice_used=game.dice_used,
+                        to_act=game.to_act,
+                        turn_deadline=game.turn_deadline,
+                        participants=seats,
+                    ),
+                    NewLogEntry(
+                        f"floor:{self._floor}",
+                        game_id=game.id,
+                        channel=sample.channel,
+                        actor=sample.actor,
+                        text=sample.text,
+                        command=sample.command,
+                        events=sample.events,
+                        dice=sample.dice,
+                        dice_from=game.dice_used,
+                        reply=sample.reply,
+                        now=datetime.now(UTC),
+                    ),
                 )
                 await uow.commit()
             count += 1
@@ -270,6 +272,7 @@ STAGES = (
     ("read: open game (+ participants)", "bot.store.repositories.Games.open_in"),
     ("read: channel settings", "bot.store.repositories.ChannelSettingsRepository.get"),
     ("read: duplicate check (log.find)", "bot.store.repositories.CommandLog.find"),
+    ("write: game + participants + log entry", "bot.store.repositories.Games.save_and_log"),
     ("write: game + participants", "bot.store.repositories.Games.save"),
     ("write: log entry", "bot.store.repositories.CommandLog.append"),
     ("write: game create (open)", "bot.store.repositories.Games.create"),

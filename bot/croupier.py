@@ -29,6 +29,8 @@ from bot.store import (
     DuplicateMessage,
     GameAlreadyOpen,
     GameRecord,
+    GameSave,
+    NewLogEntry,
     StaleVersion,
     Store,
     Tournament,
@@ -133,29 +135,31 @@ class Croupier:
                 revealed_seed=record.seed if finished and self.verifiable else None,
                 before=state,
             )
-            await uow.games.save(
-                record.id,
-                expected_version=record.version,
-                snapshot=game.dump(new_state),
-                dice_used=record.dice_used + len(dice.faces),
-                to_act=to_act,
-                turn_deadline=deadline,
-                participants=seats,
-                status="closed" if finished else "open",
-                closed_at=now if finished else None,
-            )
-            await uow.log.append(
-                message_id=msg.message_id,
-                game_id=record.id,
-                channel=msg.channel,
-                actor=msg.author,
-                text=msg.text or _describe(command),
-                command={"type": type(command).__name__, **_fields(command)},
-                events=[event.to_json() for event in events],
-                dice=list(dice.faces),
-                dice_from=record.dice_used,
-                reply=reply.to_log(),
-                now=now,
+            await uow.games.save_and_log(
+                GameSave(
+                    record.id,
+                    expected_version=record.version,
+                    snapshot=game.dump(new_state),
+                    dice_used=record.dice_used + len(dice.faces),
+                    to_act=to_act,
+                    turn_deadline=deadline,
+                    participants=seats,
+                    status="closed" if finished else "open",
+                    closed_at=now if finished else None,
+                ),
+                NewLogEntry(
+                    message_id=msg.message_id,
+                    game_id=record.id,
+                    channel=msg.channel,
+                    actor=msg.author,
+                    text=msg.text or _describe(command),
+                    command={"type": type(command).__name__, **_fields(command)},
+                    events=[event.to_json() for event in events],
+                    dice=list(dice.faces),
+                    dice_from=record.dice_used,
+                    reply=reply.to_log(),
+                    now=now,
+                ),
             )
             await uow.commit()
             return reply

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -72,6 +73,38 @@ class LogEntry:
     dice_from: int
     reply: Any
     created_at: datetime
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSave:
+    """A game's next state, written over version ``expected_version`` (see ``Games.save``)."""
+
+    game_id: int
+    expected_version: int
+    snapshot: dict[str, Any]
+    dice_used: int
+    to_act: str | None
+    turn_deadline: datetime | None
+    participants: Sequence[SeatLike]
+    status: str = "open"
+    closed_at: datetime | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class NewLogEntry:
+    """A handled message about to be logged (see ``CommandLog.append``)."""
+
+    message_id: str
+    channel: str
+    actor: str
+    text: str
+    now: datetime
+    game_id: int | None = None
+    command: dict[str, Any] | None = None
+    events: Sequence[Any] = ()
+    dice: Sequence[int] = ()
+    dice_from: int = 0
+    reply: Any = None
 
 
 @dataclasses.dataclass(frozen=True)

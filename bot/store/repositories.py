@@ -6,8 +6,9 @@ They speak SQLAlchemy Core over the mapped tables and return the frozen records 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any, cast
@@ -17,6 +18,7 @@ from sqlalchemy import (
     BindParameter,
     ColumnElement,
     Executable,
+    Integer,
     Join,
     Label,
     Row,
@@ -29,12 +31,16 @@ from sqlalchemy import (
     insert,
     literal_column,
     select,
+    text,
     update,
 )
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL, CursorResult
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.elements import TextClause
 
 from bot.store.db import reachable
 from bot.store.errors import (
@@ -61,7 +67,9 @@ from bot.store.records import (
     ChannelSettings,
     ChannelState,
     GameRecord,
+    GameSave,
     LogEntry,
+    NewLogEntry,
     ParticipantRecord,
     SeatLike,
     Tournament,
@@ -94,6 +102,7 @@ _UPDATE_GAME = (
         closed_at=bindparam("b_closed_at"),
     )
 )
+_SAVED_COLUMNS = ("version", "snapshot", "dice_used", "to_act", "turn_deadline", "status", "closed_at")
 _GAME_VERSION = select(games_t.c.version).where(games_t.c.id == bindparam("b_id"))
 _DELETE_PARTICIPANTS = delete(participants_t).where(participants_t.c.game_id == bindparam("b_game_id"))
 _INSERT_PARTICIPANTS = insert(participants_t)
@@ -158,6 +167,52 @@ def _channel_state(dialect: str) -> Select[Any]:
     layers, fields = _settings_layers()
     with_game = layers.outerjoin(games_t, (games_t.c.channel == bindparam("b_channel")) & _IS_OPEN)
     return _select_games(dialect).add_columns(*fields).select_from(with_game)
+
+
+_POSTGRESQL = postgresql.dialect()  # type: ignore[no-untyped-call]
+
+
+@cache
+def _save_and_log_postgresql() -> TextClause:
+    """One statement for a move on PostgreSQL (see ``Games.save_and_log``): the version-checked game
+    update, then — only if it matched — the participant rows (new or changed ones written, those of
+    players no longer seated deleted) and the log entry."""
+    seat_columns = ", ".join(
+        f"{name} {participants_t.c[name].type.compile(dialect=_POSTGRESQL)}" for name in PARTICIPANT_FIELDS
+    )
+    fields = ", ".join(PARTICIPANT_FIELDS)
+    changed = ", ".join(f"{name} = excluded.{name}" for name in PARTICIPANT_FIELDS if name != "player")
+    log_columns = [column.name for column in log_t.c if column.name != "id"]
+    statement = text(
+        f"""
+        WITH saved AS (
+            UPDATE games
+            SET version = :b_version, snapshot = :b_snapshot, dice_used = :b_dice_used, to_act = :b_to_act,
+                turn_deadline = :b_turn_deadline, status = :b_status, closed_at = :b_closed_at
+            WHERE id = :b_id AND version = :b_expected
+            RETURNING id
+        ), seats AS (
+            INSERT INTO participants (game_id, {fields})
+            SELECT saved.id, {", ".join(f"s.{name}" for name in PARTICIPANT_FIELDS)}
+            FROM saved, jsonb_to_recordset(:b_seats) AS s({seat_columns})
+            ON CONFLICT (game_id, player) DO UPDATE SET {changed}
+        ), gone AS (
+            DELETE FROM participants USING saved
+            WHERE participants.game_id = saved.id AND participants.player <> ALL(:b_players)
+        )
+        INSERT INTO command_log ({", ".join(log_columns)})
+        SELECT {", ".join(f":b_log_{name}" for name in log_columns)} FROM saved
+        RETURNING id
+        """
+    )
+    typed = [bindparam(f"b_{name}", type_=games_t.c[name].type) for name in _SAVED_COLUMNS]
+    typed += [bindparam("b_id", type_=Integer()), bindparam("b_expected", type_=Integer())]
+    typed += [
+        bindparam("b_seats", type_=JSONB()),
+        bindparam("b_players", type_=ARRAY(participants_t.c.player.type)),
+    ]
+    typed += [bindparam(f"b_log_{name}", type_=log_t.c[name].type) for name in log_columns]
+    return statement.bindparams(*typed)
 
 
 @cache
@@ -230,32 +285,25 @@ class CommandLog:
     ) -> LogEntry:
         """Log one handled message. A duplicate id raises :class:`DuplicateMessage`; the unit of work
         must then be abandoned (on PostgreSQL the transaction is already aborted)."""
-        _check_instant("now", now)
-        values = {
-            "message_id": message_id,
-            "game_id": game_id,
-            "channel": channel,
-            "actor": actor,
-            "text": text,
-            "command": dict(command) if command is not None else None,
-            "events": list(events),
-            "dice": [int(face) for face in dice],
-            "dice_from": dice_from,
-            "reply": reply,
-            "created_at": now,
-        }
-        try:
+        entry = NewLogEntry(
+            message_id,
+            channel,
+            actor,
+            text,
+            now,
+            game_id,
+            dict(command) if command is not None else None,
+            events,
+            dice,
+            dice_from,
+            reply,
+        )
+        values = _log_values(entry)
+        with _log_conflicts(entry):
             result = await self._tx.execute(_INSERT_LOG, values)
-        except exc.IntegrityError as error:
-            if _violated(error, "uq_command_log_message_id", "command_log.message_id"):
-                raise DuplicateMessage(message_id) from error
-            if game_id is not None and "foreign" in str(error.orig).lower():
-                raise UnknownGame(game_id) from error
-            raise
         key = result.inserted_primary_key
         assert key is not None  # a single-row insert always knows its key
-        entry_id: int = key[0]
-        return LogEntry(id=entry_id, **{**values, "created_at": now.astimezone(UTC)})
+        return _logged(key[0], values)
 
     async def of_game(self, game_id: int) -> tuple[LogEntry, ...]:
         """A game's entries in the order they were written (for verify and export)."""
@@ -414,50 +462,79 @@ class Games:
         :class:`StaleVersion` is raised and nothing is written (so a second process that loaded the
         same version loses, whatever the timing).
         """
-        if status not in GAME_STATUSES:
-            raise ValueError(f"status must be one of {', '.join(GAME_STATUSES)}, not {status!r}")
-        if (status == "closed") != (closed_at is not None):
-            raise ValueError("closed_at is given exactly when the status is 'closed'")
-        if dice_used < 0:
-            raise ValueError(f"dice_used cannot be negative ({dice_used})")
-        _check_instant("turn_deadline", turn_deadline)
-        _check_instant("closed_at", closed_at)
-        seats = _participant_values(game_id, participants)
-        stored_snapshot = dict(snapshot)
-        parameters = {
-            "b_id": game_id,
-            "b_expected": expected_version,
-            "b_version": expected_version + 1,
-            "b_snapshot": stored_snapshot,
-            "b_dice_used": dice_used,
-            "b_to_act": to_act,
-            "b_turn_deadline": turn_deadline,
-            "b_status": status,
-            "b_closed_at": closed_at,
-        }
+        save = GameSave(
+            game_id,
+            expected_version,
+            dict(snapshot),
+            dice_used,
+            to_act,
+            turn_deadline,
+            participants,
+            status,
+            closed_at,
+        )
+        parameters, seats = _save_parameters(save)
         if (await self._tx.execute(_UPDATE_GAME, parameters)).rowcount != 1:
-            actual = (await self._tx.execute(_GAME_VERSION, {"b_id": game_id})).scalar_one_or_none()
-            if actual is None:
-                raise UnknownGame(game_id)
-            raise StaleVersion(game_id, expected_version, actual)
+            raise await self._not_saved(save)
         known = self._known.get(game_id)
         records = await self._write_participants(game_id, seats, known.participants if known else None)
         if known is None:  # saved without loading it first: read the rest of the row back
             reloaded = await self.get(game_id)
             assert reloaded is not None  # the update above just matched it
             return reloaded
+        return self._saved(known, save, records)
+
+    async def save_and_log(self, save: GameSave, entry: NewLogEntry) -> tuple[GameRecord, LogEntry]:
+        """A move's whole write: the game as :meth:`save` stores it, and the message that made the move
+        as ``CommandLog.append`` logs it, with the same errors.
+
+        On PostgreSQL, for a game loaded in this unit of work (as the croupier always does), this is
+        ONE statement: the game's update, the participant rows that changed and the log entry, so a
+        command costs one round trip for its writes instead of three. On SQLite, where round trips
+        are calls into the same process, it is the two calls one after the other.
+        """
+        known = self._known.get(save.game_id)
+        parameters, seats = _save_parameters(save)
+        if self._tx.dialect != "postgresql" or known is None:
+            saved = await self.save(**_save_arguments(save))
+            logged = await CommandLog(self._tx).append(**_append_arguments(entry))
+            return saved, logged
+        records = tuple(ParticipantRecord(game_id=save.game_id, **seat) for seat in seats)
+        before = {r.player: r for r in known.participants}
+        changed = [_seat_json(r) for r in records if r != before.get(r.player)]
+        values = _log_values(entry)
+        statement_parameters = {
+            **parameters,
+            "b_seats": changed,
+            "b_players": [r.player for r in records],
+            **{f"b_log_{key}": value for key, value in values.items()},
+        }
+        with _log_conflicts(entry):
+            row = (await self._tx.execute(_save_and_log_postgresql(), statement_parameters)).first()
+        if row is None:
+            raise await self._not_saved(save)
+        return self._saved(known, save, records), _logged(row.id, values)
+
+    async def _not_saved(self, save: GameSave) -> UnknownGame | StaleVersion:
+        """Why an update matched no row: the game is gone, or another process saved it first."""
+        actual = (await self._tx.execute(_GAME_VERSION, {"b_id": save.game_id})).scalar_one_or_none()
+        if actual is None:
+            return UnknownGame(save.game_id)
+        return StaleVersion(save.game_id, save.expected_version, actual)
+
+    def _saved(self, known: GameRecord, save: GameSave, records: tuple[ParticipantRecord, ...]) -> GameRecord:
         saved = dataclasses.replace(
             known,
-            version=expected_version + 1,
-            snapshot=stored_snapshot,
-            dice_used=dice_used,
-            to_act=to_act,
-            turn_deadline=turn_deadline.astimezone(UTC) if turn_deadline else None,
-            status=status,
-            closed_at=closed_at.astimezone(UTC) if closed_at else None,
+            version=save.expected_version + 1,
+            snapshot=save.snapshot,
+            dice_used=save.dice_used,
+            to_act=save.to_act,
+            turn_deadline=save.turn_deadline.astimezone(UTC) if save.turn_deadline else None,
+            status=save.status,
+            closed_at=save.closed_at.astimezone(UTC) if save.closed_at else None,
             participants=records,
         )
-        self._known[game_id] = saved
+        self._known[save.game_id] = saved
         return saved
 
     async def count_in(self, tournament_id: int) -> int:
@@ -578,6 +655,78 @@ class ChannelSettingsRepository:
 
 
 # --- rows to records --------------------------------------------------------------------------------
+
+
+def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The game update's parameters and the participant rows, validated before anything is written."""
+    if save.status not in GAME_STATUSES:
+        raise ValueError(f"status must be one of {', '.join(GAME_STATUSES)}, not {save.status!r}")
+    if (save.status == "closed") != (save.closed_at is not None):
+        raise ValueError("closed_at is given exactly when the status is 'closed'")
+    if save.dice_used < 0:
+        raise ValueError(f"dice_used cannot be negative ({save.dice_used})")
+    _check_instant("turn_deadline", save.turn_deadline)
+    _check_instant("closed_at", save.closed_at)
+    seats = _participant_values(save.game_id, save.participants)
+    parameters = {
+        "b_id": save.game_id,
+        "b_expected": save.expected_version,
+        "b_version": save.expected_version + 1,
+        "b_snapshot": save.snapshot,
+        "b_dice_used": save.dice_used,
+        "b_to_act": save.to_act,
+        "b_turn_deadline": save.turn_deadline,
+        "b_status": save.status,
+        "b_closed_at": save.closed_at,
+    }
+    return parameters, seats
+
+
+def _seat_json(record: ParticipantRecord) -> dict[str, Any]:
+    return {field: getattr(record, field) for field in PARTICIPANT_FIELDS}
+
+
+def _save_arguments(save: GameSave) -> dict[str, Any]:
+    return {spec.name: getattr(save, spec.name) for spec in dataclasses.fields(save)}
+
+
+def _append_arguments(entry: NewLogEntry) -> dict[str, Any]:
+    return {spec.name: getattr(entry, spec.name) for spec in dataclasses.fields(entry)}
+
+
+def _log_values(entry: NewLogEntry) -> dict[str, Any]:
+    """The log row's columns, validated and turned into JSON-ready values."""
+    _check_instant("now", entry.now)
+    return {
+        "message_id": entry.message_id,
+        "game_id": entry.game_id,
+        "channel": entry.channel,
+        "actor": entry.actor,
+        "text": entry.text,
+        "command": dict(entry.command) if entry.command is not None else None,
+        "events": list(entry.events),
+        "dice": [int(face) for face in entry.dice],
+        "dice_from": entry.dice_from,
+        "reply": entry.reply,
+        "created_at": entry.now,
+    }
+
+
+def _logged(entry_id: int, values: Mapping[str, Any]) -> LogEntry:
+    return LogEntry(id=entry_id, **{**values, "created_at": values["created_at"].astimezone(UTC)})
+
+
+@contextlib.contextmanager
+def _log_conflicts(entry: NewLogEntry) -> Iterator[None]:
+    """A log insert's integrity errors as the store's own: the id was logged before, or no such game."""
+    try:
+        yield
+    except exc.IntegrityError as error:
+        if _violated(error, "uq_command_log_message_id", "command_log.message_id"):
+            raise DuplicateMessage(entry.message_id) from error
+        if entry.game_id is not None and "foreign" in str(error.orig).lower():
+            raise UnknownGame(entry.game_id) from error
+        raise
 
 
 def _participant_values(game_id: int, seats: Iterable[SeatLike]) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ game per channel, channel settings resolve channel → guild → defaults, and i
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,8 @@ from bot.store import (
     DuplicateMessage,
     GameAlreadyOpen,
     GameRecord,
+    GameSave,
+    NewLogEntry,
     StaleVersion,
     Store,
     UnknownGame,
@@ -469,6 +472,156 @@ async def test_a_redelivered_message_is_refused_and_its_whole_unit_of_work_undon
     assert loaded is not None
     assert (loaded.version, loaded.snapshot) == (2, {"turn": 2})
     assert [p.player for p in loaded.participants] == ["anna"]
+
+
+# --- a move's whole write: save_and_log ------------------------------------------------------------
+
+
+def move(
+    game: GameRecord, seats: list[Seat], message_id: str, **changes: Any
+) -> tuple[GameSave, NewLogEntry]:
+    save = GameSave(
+        game.id,
+        expected_version=game.version,
+        snapshot={"after": message_id},
+        dice_used=game.dice_used + 1,
+        to_act=seats[0].player if seats else None,
+        turn_deadline=None,
+        participants=seats,
+        **changes,
+    )
+    entry = NewLogEntry(
+        message_id,
+        channel=game.channel,
+        actor="anna",
+        text="weiter",
+        now=NOW,
+        game_id=game.id,
+        command={"type": "Continue"},
+        events=[{"kind": "v6.thrown", "face": 3}],
+        dice=[3],
+        dice_from=game.dice_used,
+        reply={"text": f"answer to {message_id}"},
+    )
+    return save, entry
+
+
+async def test_save_and_log_writes_game_seats_and_entry_as_a_fresh_load_reads_them(store: Store) -> None:
+    """The command path's write, through every kind of seat change: the answers equal what is stored
+    (on PostgreSQL this is one statement, so each case is checked against a fresh read)."""
+    await new_game(store, players=("anna", "bert", "carla"))
+    steps = [
+        [
+            Seat("anna", "Anna", "playing", 3),
+            Seat("bert", "Bert", "jungfrau", 0),
+            Seat("carla", "Carla", "x", 0),
+        ],
+        [
+            Seat("anna", "Anna", "playing", 3),
+            Seat("bert", "Bert", "jungfrau", 0),
+            Seat("carla", "Carla", "x", 0),
+        ],
+        [
+            Seat("carla", "Carla", "playing", 0),
+            Seat("anna", "Anna", "stopped", 3),
+            Seat("bert", "Bert", "x", 0),
+        ],
+        [Seat("carla", "Carla", "playing", 5), Seat("dora", "Dora", "jungfrau", 0)],  # two leave, one joins
+        [],  # everybody leaves
+        [Seat("emil", "Emil", "jungfrau", 0)],
+    ]
+    for number, seats in enumerate(steps, start=1):
+        async with store.unit_of_work() as uow:
+            game = (await uow.channels.state("guild-1", "chan-1")).game
+            assert game is not None
+            saved, logged = await uow.games.save_and_log(*move(game, seats, f"m-{number}"))
+            await uow.commit()
+        async with store.unit_of_work() as uow:
+            assert await uow.games.get(game.id) == saved
+            assert await uow.log.find(f"m-{number}") == logged
+        assert saved.version == game.version + 1
+        assert [(p.player, p.position, p.role, p.points) for p in saved.participants] == [
+            (seat.player, position, seat.role, seat.points) for position, seat in enumerate(seats)
+        ]
+        assert (logged.game_id, logged.dice, logged.reply) == (
+            game.id,
+            [3],
+            {"text": f"answer to m-{number}"},
+        )
+
+
+async def test_save_and_log_can_close_the_game(store: Store) -> None:
+    await new_game(store, players=("anna",))
+    async with store.unit_of_work() as uow:
+        game = await uow.games.open_in("chan-1")
+        assert game is not None
+        seats = [Seat("anna", "Anna", "stopped", 21)]
+        saved, _ = await uow.games.save_and_log(*move(game, seats, "last", status="closed", closed_at=NOW))
+        await uow.commit()
+    async with store.unit_of_work() as uow:
+        assert await uow.games.open_in("chan-1") is None
+        assert await uow.games.get(game.id) == saved
+    assert (saved.status, saved.closed_at) == ("closed", NOW)
+
+
+async def test_save_and_log_from_a_stale_load_writes_nothing(db_url: str) -> None:
+    """On PostgreSQL another process saves between this unit of work's load and its write (the folded
+    statement's own version check); on SQLite a unit of work holds the write lock from its start, so
+    the stale load comes from an earlier one."""
+    async with await Store.open(db_url) as store, await Store.open(db_url) as other_process:
+        game = await new_game(store, players=("anna",))
+
+        async def other_saves_version_2() -> None:
+            async with other_process.unit_of_work() as other:
+                await other.games.save(
+                    game.id, 1, {"turn": 2}, 2, "anna", None, [Seat("anna", "Anna", "p", 4)]
+                )
+                await other.commit()
+
+        late = [Seat("anna", "Anna", "p", 99)]
+        if store.dialect == "postgresql":
+            async with store.unit_of_work() as uow:
+                stale = await uow.games.get(game.id)
+                assert stale is not None
+                await other_saves_version_2()
+                with pytest.raises(StaleVersion) as caught:
+                    await uow.games.save_and_log(*move(stale, late, "late"))
+        else:
+            await other_saves_version_2()
+            async with store.unit_of_work() as uow:
+                with pytest.raises(StaleVersion) as caught:
+                    await uow.games.save_and_log(*move(game, late, "late"))
+        assert (caught.value.expected, caught.value.actual) == (1, 2)
+        async with store.unit_of_work() as uow:
+            loaded = await uow.games.get(game.id)
+            assert await uow.log.find("late") is None
+        assert loaded is not None
+        assert (loaded.version, [(p.player, p.points) for p in loaded.participants]) == (2, [("anna", 4)])
+
+
+async def test_save_and_log_of_a_redelivered_message_writes_nothing(store: Store) -> None:
+    game = await new_game(store, players=("anna",))
+    async with store.unit_of_work() as uow:
+        await uow.log.append("seen", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id)
+        await uow.commit()
+    async with store.unit_of_work() as uow:
+        loaded = await uow.games.get(game.id)
+        assert loaded is not None
+        with pytest.raises(DuplicateMessage):
+            await uow.games.save_and_log(*move(loaded, [Seat("anna", "Anna", "p", 50)], "seen"))
+    async with store.unit_of_work() as uow:
+        assert await uow.games.get(game.id) == game
+        assert len(await uow.log.of_game(game.id)) == 1
+
+
+async def test_save_and_log_of_a_game_not_loaded_first_still_writes_both(store: Store) -> None:
+    game = await new_game(store, players=("anna",))
+    async with store.unit_of_work() as uow:
+        saved, logged = await uow.games.save_and_log(*move(game, [Seat("anna", "Anna", "p", 1)], "cold"))
+        await uow.commit()
+    async with store.unit_of_work() as uow:
+        assert await uow.games.get(game.id) == saved
+        assert await uow.log.find("cold") == logged
 
 
 # --- channel settings ---------------------------------------------------------------------------
