@@ -1,4 +1,4 @@
-"""Repositories and the unit of work (bot/store/repositories.py, bot/store/uow.py), on both stores.
+"""Repositories and the unit of work (bot/store/repositories/, bot/store/uow.py), on both stores.
 
 Each DESIGN.md "Persistence" promise has a test here: one transaction per command (all or
 nothing), redelivered message ids change nothing, a stale version writes nothing, at most one open

@@ -1,51 +1,32 @@
-"""Repositories: the queries the service needs, each on the unit of work's one connection.
-
-They speak SQLAlchemy Core over the mapped tables and return the frozen records of
-:mod:`bot.store.records`. None of them commits: the unit of work does, once, for the whole command.
-"""
+"""``uow.games``: games with their snapshots and participant rows, saved against their version."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    BindParameter,
-    ColumnElement,
-    Executable,
     Integer,
-    Join,
-    Label,
     Row,
     Select,
-    Table,
     bindparam,
     delete,
     exc,
     func,
     insert,
-    literal_column,
     select,
     text,
     update,
 )
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import URL, CursorResult
-from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.elements import TextClause
 
-from bot.store.db import reachable
 from bot.store.errors import (
     Conflict,
-    DuplicateMessage,
     GameAlreadyOpen,
     StaleVersion,
     UnknownGame,
@@ -55,40 +36,29 @@ from bot.store.models import (
     GAME_KINDS,
     GAME_STATUSES,
     OPEN_GAME_PER_CHANNEL,
-    SCORINGS,
-    ChannelSettingsRow,
-    CommandLogRow,
-    GameRow,
-    ParticipantRow,
-    TournamentRow,
 )
 from bot.store.records import (
-    ChannelDefaults,
-    ChannelSettings,
-    ChannelState,
     GameRecord,
     GameSave,
     LogEntry,
     NewLogEntry,
     ParticipantRecord,
     SeatLike,
-    Tournament,
 )
-
-tournaments_t = cast(Table, TournamentRow.__table__)
-games_t = cast(Table, GameRow.__table__)
-participants_t = cast(Table, ParticipantRow.__table__)
-log_t = cast(Table, CommandLogRow.__table__)
-settings_t = cast(Table, ChannelSettingsRow.__table__)
-
-SETTING_FIELDS = ("language", "moderator_role", "turn_timeout_seconds")
-PARTICIPANT_FIELDS = ("player", "name", "position", "role", "points")
+from bot.store.repositories.log import CommandLog, append_arguments, log_conflicts, log_values, logged_entry
+from bot.store.repositories.tables import (
+    IS_OPEN,
+    PARTICIPANT_FIELDS,
+    games_t,
+    log_t,
+    participants_t,
+    select_games,
+    tournaments_t,
+)
+from bot.store.repositories.transaction import Transaction, check_instant, violated
 
 # The statements of the command path are built once: every command runs them, and building a
 # statement costs about as much as executing it.
-_FIND_LOG = select(log_t).where(log_t.c.message_id == bindparam("b_message_id"))
-_INSERT_LOG = insert(log_t)
-_IS_OPEN = games_t.c.status == literal_column("'open'")  # a literal, so the partial index applies
 _UPDATE_GAME = (
     update(games_t)
     .where(games_t.c.id == bindparam("b_id"), games_t.c.version == bindparam("b_expected"))
@@ -119,56 +89,6 @@ _UPDATE_PARTICIPANT = (
         points=bindparam("b_points"),
     )
 )
-
-
-@cache
-def _select_games(dialect: str) -> Select[Any]:
-    """Games with their participants folded into one JSON column: one query loads a whole game."""
-    seat = [participants_t.c[field] for field in PARTICIPANT_FIELDS]
-    if dialect == "postgresql":
-        folded: ColumnElement[Any] = func.json_agg(func.json_build_array(*seat), type_=JSON)
-    else:
-        folded = func.json_group_array(func.json_array(*seat), type_=JSON)
-    seats = (
-        select(folded)
-        .where(participants_t.c.game_id == games_t.c.id)
-        .correlate(games_t)
-        .scalar_subquery()
-        .label("seats")
-    )
-    return select(games_t, seats)
-
-
-def _settings_layers() -> tuple[Join, list[Label[Any]]]:
-    """One row whatever is stored: the channel's own settings row and its guild's, each field
-    coalesced channel → guild (NULL: the bot's default applies)."""
-    own = settings_t.alias("own_settings")
-    guild_wide = settings_t.alias("guild_settings")
-    guild: BindParameter[str] = bindparam("b_guild")
-    anchor = select(literal_column("1").label("anchor")).subquery("anchor")
-    layers = anchor.outerjoin(
-        own, (own.c.guild == guild) & (own.c.channel == bindparam("b_channel"))
-    ).outerjoin(guild_wide, (guild_wide.c.guild == guild) & (guild_wide.c.channel == literal_column("''")))
-    fields = [
-        func.coalesce(own.c[field], guild_wide.c[field]).label(f"s_{field}") for field in SETTING_FIELDS
-    ]
-    return layers, fields
-
-
-@cache
-def _channel_settings() -> Select[Any]:
-    layers, fields = _settings_layers()
-    return select(*fields).select_from(layers)
-
-
-@cache
-def _channel_state(dialect: str) -> Select[Any]:
-    """Settings and open game (NULL columns when there is none) in one row: the command path's read."""
-    layers, fields = _settings_layers()
-    with_game = layers.outerjoin(games_t, (games_t.c.channel == bindparam("b_channel")) & _IS_OPEN)
-    return _select_games(dialect).add_columns(*fields).select_from(with_game)
-
-
 _POSTGRESQL = postgresql.dialect()  # type: ignore[no-untyped-call]
 
 
@@ -217,139 +137,12 @@ def _save_and_log_postgresql() -> TextClause:
 
 @cache
 def _game_by_id(dialect: str) -> Select[Any]:
-    return _select_games(dialect).where(games_t.c.id == bindparam("b_id"))
+    return select_games(dialect).where(games_t.c.id == bindparam("b_id"))
 
 
 @cache
 def _open_game_in(dialect: str) -> Select[Any]:
-    return _select_games(dialect).where(games_t.c.channel == bindparam("b_channel"), _IS_OPEN)
-
-
-class Transaction:
-    """The unit of work's connection as the repositories see it: driver failures come out translated."""
-
-    def __init__(self, connection: AsyncConnection, url: str | URL) -> None:
-        self.connection = connection
-        self.url = url
-
-    @property
-    def dialect(self) -> str:
-        return self.connection.dialect.name
-
-    async def execute(self, statement: Executable, parameters: Any = None) -> CursorResult[Any]:
-        async with reachable(self.url):
-            return await self.connection.execute(statement, parameters)
-
-
-def _violated(error: exc.IntegrityError, constraint: str, sqlite_columns: str) -> bool:
-    """Whether the integrity error is the given constraint (PostgreSQL) / columns (SQLite)."""
-    cause = getattr(error.orig, "__cause__", None)
-    name = getattr(cause, "constraint_name", None)
-    if name is not None:
-        return bool(name == constraint)
-    message = str(error.orig)
-    return constraint in message or f"UNIQUE constraint failed: {sqlite_columns}" in message
-
-
-def _check_instant(name: str, value: datetime | None) -> None:
-    if value is not None and (value.tzinfo is None or value.utcoffset() is None):
-        raise ValueError(f"{name} must be timezone-aware, got {value.isoformat()}")
-
-
-class CommandLog:
-    """``uow.log``: every handled message, once. The message id is unique, so a redelivery cannot
-    be applied twice: :meth:`append` raises :class:`DuplicateMessage` for an id already logged."""
-
-    def __init__(self, tx: Transaction) -> None:
-        self._tx = tx
-
-    async def find(self, message_id: str) -> LogEntry | None:
-        """The entry of an already handled message (to repeat its reply), if any."""
-        row = (await self._tx.execute(_FIND_LOG, {"b_message_id": message_id})).first()
-        return None if row is None else _log_entry(row)
-
-    async def append(
-        self,
-        message_id: str,
-        *,
-        channel: str,
-        actor: str,
-        text: str,
-        now: datetime,
-        game_id: int | None = None,
-        command: Mapping[str, Any] | None = None,
-        events: Sequence[Any] = (),
-        dice: Sequence[int] = (),
-        dice_from: int = 0,
-        reply: Any = None,
-    ) -> LogEntry:
-        """Log one handled message. A duplicate id raises :class:`DuplicateMessage`; the unit of work
-        must then be abandoned (on PostgreSQL the transaction is already aborted)."""
-        entry = NewLogEntry(
-            message_id,
-            channel,
-            actor,
-            text,
-            now,
-            game_id,
-            dict(command) if command is not None else None,
-            events,
-            dice,
-            dice_from,
-            reply,
-        )
-        values = _log_values(entry)
-        with _log_conflicts(entry):
-            result = await self._tx.execute(_INSERT_LOG, values)
-        key = result.inserted_primary_key
-        assert key is not None  # a single-row insert always knows its key
-        return _logged(key[0], values)
-
-    async def of_game(self, game_id: int) -> tuple[LogEntry, ...]:
-        """A game's entries in the order they were written (for verify and export)."""
-        result = await self._tx.execute(select(log_t).where(log_t.c.game_id == game_id).order_by(log_t.c.id))
-        return tuple(_log_entry(row) for row in result)
-
-
-class Tournaments:
-    """``uow.tournaments``: the series of games played in a channel."""
-
-    def __init__(self, tx: Transaction) -> None:
-        self._tx = tx
-
-    async def create(self, guild: str, channel: str, name: str, scoring: str, now: datetime) -> Tournament:
-        if scoring not in SCORINGS:
-            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
-        _check_instant("now", now)
-        result = await self._tx.execute(
-            insert(tournaments_t)
-            .values(guild=guild, channel=channel, name=name, scoring=scoring, created_at=now)
-            .returning(*tournaments_t.c)
-        )
-        return _tournament(result.one())
-
-    async def get(self, tournament_id: int) -> Tournament | None:
-        result = await self._tx.execute(select(tournaments_t).where(tournaments_t.c.id == tournament_id))
-        row = result.first()
-        return None if row is None else _tournament(row)
-
-    async def current(self, channel: str) -> Tournament | None:
-        """The channel's newest tournament: the one new games join."""
-        result = await self._tx.execute(
-            select(tournaments_t)
-            .where(tournaments_t.c.channel == channel)
-            .order_by(tournaments_t.c.id.desc())
-            .limit(1)
-        )
-        row = result.first()
-        return None if row is None else _tournament(row)
-
-    async def list(self, channel: str) -> tuple[Tournament, ...]:
-        """The channel's tournaments, oldest first."""
-        result = await self._tx.execute(
-            select(tournaments_t).where(tournaments_t.c.channel == channel).order_by(tournaments_t.c.id)
-        )
-        return tuple(_tournament(row) for row in result)
+    return select_games(dialect).where(games_t.c.channel == bindparam("b_channel"), IS_OPEN)
 
 
 class Games:
@@ -392,8 +185,8 @@ class Games:
         """
         if kind not in GAME_KINDS:
             raise ValueError(f"kind must be one of {', '.join(GAME_KINDS)}, not {kind!r}")
-        _check_instant("now", now)
-        _check_instant("turn_deadline", turn_deadline)
+        check_instant("now", now)
+        check_instant("turn_deadline", turn_deadline)
         seats = _participant_values(0, participants)  # validated before anything is written
         # Locking the tournament row serialises game creation within it (PostgreSQL; SQLite's unit of
         # work already holds the write lock), so the number below is never taken twice and a second
@@ -434,9 +227,9 @@ class Games:
         try:
             row = (await self._tx.execute(statement)).one()
         except exc.IntegrityError as error:
-            if _violated(error, OPEN_GAME_PER_CHANNEL, "games.channel"):
+            if violated(error, OPEN_GAME_PER_CHANNEL, "games.channel"):
                 raise GameAlreadyOpen(channel) from error
-            if _violated(error, "uq_games_tournament_id_number", "games.tournament_id, games.number"):
+            if violated(error, "uq_games_tournament_id_number", "games.tournament_id, games.number"):
                 raise Conflict(f"another game was just created in tournament {tournament_id}") from error
             raise
         records = await self._write_participants(row.id, seats, ())
@@ -497,23 +290,23 @@ class Games:
         parameters, seats = _save_parameters(save)
         if self._tx.dialect != "postgresql" or known is None:
             saved = await self.save(**_save_arguments(save))
-            logged = await CommandLog(self._tx).append(**_append_arguments(entry))
+            logged = await CommandLog(self._tx).append(**append_arguments(entry))
             return saved, logged
         records = tuple(ParticipantRecord(game_id=save.game_id, **seat) for seat in seats)
         before = {r.player: r for r in known.participants}
         changed = [_seat_json(r) for r in records if r != before.get(r.player)]
-        values = _log_values(entry)
+        values = log_values(entry)
         statement_parameters = {
             **parameters,
             "b_seats": changed,
             "b_players": [r.player for r in records],
             **{f"b_log_{key}": value for key, value in values.items()},
         }
-        with _log_conflicts(entry):
+        with log_conflicts(entry):
             row = (await self._tx.execute(_save_and_log_postgresql(), statement_parameters)).first()
         if row is None:
             raise await self._not_saved(save)
-        return self._saved(known, save, records), _logged(row.id, values)
+        return self._saved(known, save, records), logged_entry(row.id, values)
 
     async def _not_saved(self, save: GameSave) -> UnknownGame | StaleVersion:
         """Why an update matched no row: the game is gone, or another process saved it first."""
@@ -551,9 +344,9 @@ class Games:
 
     async def due(self, now: datetime) -> tuple[GameRecord, ...]:
         """Open games whose player to act let the turn deadline pass, most overdue first."""
-        _check_instant("now", now)
+        check_instant("now", now)
         return await self._many(
-            _IS_OPEN & games_t.c.turn_deadline.is_not(None) & (games_t.c.turn_deadline <= now),
+            IS_OPEN & games_t.c.turn_deadline.is_not(None) & (games_t.c.turn_deadline <= now),
             games_t.c.turn_deadline,
         )
 
@@ -569,11 +362,11 @@ class Games:
         return None if row is None else self.loaded(row)
 
     async def _many(self, condition: Any, order: Any) -> tuple[GameRecord, ...]:
-        statement = _select_games(self._tx.dialect).where(condition).order_by(order, games_t.c.id)
+        statement = select_games(self._tx.dialect).where(condition).order_by(order, games_t.c.id)
         return tuple(self.loaded(row) for row in await self._tx.execute(statement))
 
     def loaded(self, row: Row[Any]) -> GameRecord:
-        """The record of a row of :func:`_select_games` (remembered, so a save need not read it back)."""
+        """The record of a row of :func:`select_games` (remembered, so a save need not read it back)."""
         seats = sorted(
             (ParticipantRecord(row.id, *seat) for seat in row.seats or ()), key=lambda seat: seat.position
         )
@@ -604,59 +397,6 @@ class Games:
         return records
 
 
-class Channels:
-    """``uow.channels``: what a command needs of its channel, in the one read of the command path."""
-
-    def __init__(self, tx: Transaction, games: Games, defaults: ChannelDefaults) -> None:
-        self._tx = tx
-        self._games = games
-        self._defaults = defaults
-
-    async def state(self, guild: str, channel: str) -> ChannelState:
-        """The settings in force in the channel and its open game (None when it has none)."""
-        parameters = {"b_guild": guild, "b_channel": channel}
-        row = (await self._tx.execute(_channel_state(self._tx.dialect), parameters)).one()
-        settings = _resolved(guild, channel, row, self._defaults)
-        return ChannelState(settings, None if row.id is None else self._games.loaded(row))
-
-
-class ChannelSettingsRepository:
-    """``uow.settings``: per-guild and per-channel overrides; a channel row beats its guild's row
-    (stored with channel ``""``), which beats the bot's defaults. A NULL field inherits."""
-
-    def __init__(self, tx: Transaction, defaults: ChannelDefaults) -> None:
-        self._tx = tx
-        self._defaults = defaults
-
-    async def get(self, guild: str, channel: str) -> ChannelSettings:
-        row = (await self._tx.execute(_channel_settings(), {"b_guild": guild, "b_channel": channel})).one()
-        return _resolved(guild, channel, row, self._defaults)
-
-    async def set(self, guild: str, channel: str, **fields: Any) -> ChannelSettings:
-        """Override some fields for a channel (``channel=""``: the whole guild); None clears one.
-        Returns the settings now in force there."""
-        unknown = set(fields) - set(SETTING_FIELDS)
-        if unknown:
-            raise TypeError(f"unknown channel settings: {', '.join(sorted(unknown))}")
-        timeout = fields.get("turn_timeout_seconds")
-        if timeout is not None and (not isinstance(timeout, int) or timeout <= 0):
-            raise ValueError(f"turn_timeout_seconds must be a positive whole number, not {timeout!r}")
-        make_insert = postgresql_insert if self._tx.dialect == "postgresql" else sqlite_insert
-        statement = make_insert(settings_t).values(guild=guild, channel=channel, **fields)
-        if fields:
-            statement = statement.on_conflict_do_update(
-                index_elements=[settings_t.c.guild, settings_t.c.channel],
-                set_={field: statement.excluded[field] for field in fields},
-            )
-        else:
-            statement = statement.on_conflict_do_nothing()
-        await self._tx.execute(statement)
-        return await self.get(guild, channel)
-
-
-# --- rows to records --------------------------------------------------------------------------------
-
-
 def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The game update's parameters and the participant rows, validated before anything is written."""
     if save.status not in GAME_STATUSES:
@@ -665,8 +405,8 @@ def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[dict[str, Any
         raise ValueError("closed_at is given exactly when the status is 'closed'")
     if save.dice_used < 0:
         raise ValueError(f"dice_used cannot be negative ({save.dice_used})")
-    _check_instant("turn_deadline", save.turn_deadline)
-    _check_instant("closed_at", save.closed_at)
+    check_instant("turn_deadline", save.turn_deadline)
+    check_instant("closed_at", save.closed_at)
     seats = _participant_values(save.game_id, save.participants)
     parameters = {
         "b_id": save.game_id,
@@ -690,45 +430,6 @@ def _save_arguments(save: GameSave) -> dict[str, Any]:
     return {spec.name: getattr(save, spec.name) for spec in dataclasses.fields(save)}
 
 
-def _append_arguments(entry: NewLogEntry) -> dict[str, Any]:
-    return {spec.name: getattr(entry, spec.name) for spec in dataclasses.fields(entry)}
-
-
-def _log_values(entry: NewLogEntry) -> dict[str, Any]:
-    """The log row's columns, validated and turned into JSON-ready values."""
-    _check_instant("now", entry.now)
-    return {
-        "message_id": entry.message_id,
-        "game_id": entry.game_id,
-        "channel": entry.channel,
-        "actor": entry.actor,
-        "text": entry.text,
-        "command": dict(entry.command) if entry.command is not None else None,
-        "events": list(entry.events),
-        "dice": [int(face) for face in entry.dice],
-        "dice_from": entry.dice_from,
-        "reply": entry.reply,
-        "created_at": entry.now,
-    }
-
-
-def _logged(entry_id: int, values: Mapping[str, Any]) -> LogEntry:
-    return LogEntry(id=entry_id, **{**values, "created_at": values["created_at"].astimezone(UTC)})
-
-
-@contextlib.contextmanager
-def _log_conflicts(entry: NewLogEntry) -> Iterator[None]:
-    """A log insert's integrity errors as the store's own: the id was logged before, or no such game."""
-    try:
-        yield
-    except exc.IntegrityError as error:
-        if _violated(error, "uq_command_log_message_id", "command_log.message_id"):
-            raise DuplicateMessage(entry.message_id) from error
-        if entry.game_id is not None and "foreign" in str(error.orig).lower():
-            raise UnknownGame(entry.game_id) from error
-        raise
-
-
 def _participant_values(game_id: int, seats: Iterable[SeatLike]) -> list[dict[str, Any]]:
     values = [
         {"player": s.player, "name": s.name, "position": i, "role": s.role, "points": int(s.points)}
@@ -738,27 +439,6 @@ def _participant_values(game_id: int, seats: Iterable[SeatLike]) -> list[dict[st
     if len(set(players)) != len(players):
         raise ValueError(f"game {game_id}: a participant appears twice in {players}")
     return values
-
-
-def _resolved(guild: str, channel: str, row: Row[Any], defaults: ChannelDefaults) -> ChannelSettings:
-    """Settings from a row of :func:`_settings_layers`' coalesced fields, the defaults filling the gaps."""
-    values = row._mapping
-    resolved = {field: values[f"s_{field}"] for field in SETTING_FIELDS}
-    for field, value in resolved.items():
-        if value is None:
-            resolved[field] = getattr(defaults, field)
-    return ChannelSettings(guild=guild, channel=channel, **resolved)
-
-
-def _tournament(row: Row[Any]) -> Tournament:
-    return Tournament(
-        id=row.id,
-        guild=row.guild,
-        channel=row.channel,
-        name=row.name,
-        scoring=row.scoring,
-        created_at=row.created_at,
-    )
 
 
 def _game(row: Row[Any], snapshot: dict[str, Any], participants: Sequence[ParticipantRecord]) -> GameRecord:
@@ -780,21 +460,4 @@ def _game(row: Row[Any], snapshot: dict[str, Any], participants: Sequence[Partic
         opened_at=row.opened_at,
         closed_at=row.closed_at,
         participants=tuple(participants),
-    )
-
-
-def _log_entry(row: Row[Any]) -> LogEntry:
-    return LogEntry(
-        id=row.id,
-        message_id=row.message_id,
-        game_id=row.game_id,
-        channel=row.channel,
-        actor=row.actor,
-        text=row.text,
-        command=row.command,
-        events=row.events,
-        dice=row.dice,
-        dice_from=row.dice_from,
-        reply=row.reply,
-        created_at=row.created_at,
     )

@@ -1,0 +1,38 @@
+"""Repositories: the queries the service needs, each on the unit of work's one connection.
+
+They speak SQLAlchemy Core over the mapped tables and return the frozen records of
+:mod:`bot.store.records`. None of them commits: the unit of work does, once, for the whole command.
+One module per concern: ``log`` (the command log), ``games``, ``tournaments``, ``settings`` (channel
+settings and the command path's one read of a channel), over ``tables`` and ``transaction``.
+"""
+
+from bot.store.repositories.games import Games
+from bot.store.repositories.log import CommandLog
+from bot.store.repositories.settings import Channels, ChannelSettingsRepository
+from bot.store.repositories.tables import (
+    PARTICIPANT_FIELDS,
+    SETTING_FIELDS,
+    games_t,
+    log_t,
+    participants_t,
+    settings_t,
+    tournaments_t,
+)
+from bot.store.repositories.tournaments import Tournaments
+from bot.store.repositories.transaction import Transaction
+
+__all__ = [
+    "PARTICIPANT_FIELDS",
+    "SETTING_FIELDS",
+    "ChannelSettingsRepository",
+    "Channels",
+    "CommandLog",
+    "Games",
+    "Tournaments",
+    "Transaction",
+    "games_t",
+    "log_t",
+    "participants_t",
+    "settings_t",
+    "tournaments_t",
+]

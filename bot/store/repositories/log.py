@@ -1,0 +1,143 @@
+"""``uow.log``: the command log, one row per handled message, keyed by the message id."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    Row,
+    bindparam,
+    exc,
+    insert,
+    select,
+)
+
+from bot.store.errors import (
+    DuplicateMessage,
+    UnknownGame,
+)
+from bot.store.records import (
+    LogEntry,
+    NewLogEntry,
+)
+from bot.store.repositories.tables import log_t
+from bot.store.repositories.transaction import Transaction, check_instant, violated
+
+# Built once: every command runs them, and building a statement costs about as much as executing it.
+_FIND_LOG = select(log_t).where(log_t.c.message_id == bindparam("b_message_id"))
+_INSERT_LOG = insert(log_t)
+
+
+class CommandLog:
+    """``uow.log``: every handled message, once. The message id is unique, so a redelivery cannot
+    be applied twice: :meth:`append` raises :class:`DuplicateMessage` for an id already logged."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+
+    async def find(self, message_id: str) -> LogEntry | None:
+        """The entry of an already handled message (to repeat its reply), if any."""
+        row = (await self._tx.execute(_FIND_LOG, {"b_message_id": message_id})).first()
+        return None if row is None else _log_entry(row)
+
+    async def append(
+        self,
+        message_id: str,
+        *,
+        channel: str,
+        actor: str,
+        text: str,
+        now: datetime,
+        game_id: int | None = None,
+        command: Mapping[str, Any] | None = None,
+        events: Sequence[Any] = (),
+        dice: Sequence[int] = (),
+        dice_from: int = 0,
+        reply: Any = None,
+    ) -> LogEntry:
+        """Log one handled message. A duplicate id raises :class:`DuplicateMessage`; the unit of work
+        must then be abandoned (on PostgreSQL the transaction is already aborted)."""
+        entry = NewLogEntry(
+            message_id,
+            channel,
+            actor,
+            text,
+            now,
+            game_id,
+            dict(command) if command is not None else None,
+            events,
+            dice,
+            dice_from,
+            reply,
+        )
+        values = log_values(entry)
+        with log_conflicts(entry):
+            result = await self._tx.execute(_INSERT_LOG, values)
+        key = result.inserted_primary_key
+        assert key is not None  # a single-row insert always knows its key
+        return logged_entry(key[0], values)
+
+    async def of_game(self, game_id: int) -> tuple[LogEntry, ...]:
+        """A game's entries in the order they were written (for verify and export)."""
+        result = await self._tx.execute(select(log_t).where(log_t.c.game_id == game_id).order_by(log_t.c.id))
+        return tuple(_log_entry(row) for row in result)
+
+
+def append_arguments(entry: NewLogEntry) -> dict[str, Any]:
+    return {spec.name: getattr(entry, spec.name) for spec in dataclasses.fields(entry)}
+
+
+def log_values(entry: NewLogEntry) -> dict[str, Any]:
+    """The log row's columns, validated and turned into JSON-ready values."""
+    check_instant("now", entry.now)
+    return {
+        "message_id": entry.message_id,
+        "game_id": entry.game_id,
+        "channel": entry.channel,
+        "actor": entry.actor,
+        "text": entry.text,
+        "command": dict(entry.command) if entry.command is not None else None,
+        "events": list(entry.events),
+        "dice": [int(face) for face in entry.dice],
+        "dice_from": entry.dice_from,
+        "reply": entry.reply,
+        "created_at": entry.now,
+    }
+
+
+def logged_entry(entry_id: int, values: Mapping[str, Any]) -> LogEntry:
+    return LogEntry(id=entry_id, **{**values, "created_at": values["created_at"].astimezone(UTC)})
+
+
+@contextlib.contextmanager
+def log_conflicts(entry: NewLogEntry) -> Iterator[None]:
+    """A log insert's integrity errors as the store's own: the id was logged before, or no such game."""
+    try:
+        yield
+    except exc.IntegrityError as error:
+        if violated(error, "uq_command_log_message_id", "command_log.message_id"):
+            raise DuplicateMessage(entry.message_id) from error
+        if entry.game_id is not None and "foreign" in str(error.orig).lower():
+            raise UnknownGame(entry.game_id) from error
+        raise
+
+
+def _log_entry(row: Row[Any]) -> LogEntry:
+    return LogEntry(
+        id=row.id,
+        message_id=row.message_id,
+        game_id=row.game_id,
+        channel=row.channel,
+        actor=row.actor,
+        text=row.text,
+        command=row.command,
+        events=row.events,
+        dice=row.dice,
+        dice_from=row.dice_from,
+        reply=row.reply,
+        created_at=row.created_at,
+    )

@@ -1,0 +1,73 @@
+"""``uow.tournaments``: the series of games played in a channel."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    Row,
+    insert,
+    select,
+)
+
+from bot.store.models import (
+    SCORINGS,
+)
+from bot.store.records import (
+    Tournament,
+)
+from bot.store.repositories.tables import tournaments_t
+from bot.store.repositories.transaction import Transaction, check_instant
+
+
+class Tournaments:
+    """``uow.tournaments``: the series of games played in a channel."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+
+    async def create(self, guild: str, channel: str, name: str, scoring: str, now: datetime) -> Tournament:
+        if scoring not in SCORINGS:
+            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
+        check_instant("now", now)
+        result = await self._tx.execute(
+            insert(tournaments_t)
+            .values(guild=guild, channel=channel, name=name, scoring=scoring, created_at=now)
+            .returning(*tournaments_t.c)
+        )
+        return _tournament(result.one())
+
+    async def get(self, tournament_id: int) -> Tournament | None:
+        result = await self._tx.execute(select(tournaments_t).where(tournaments_t.c.id == tournament_id))
+        row = result.first()
+        return None if row is None else _tournament(row)
+
+    async def current(self, channel: str) -> Tournament | None:
+        """The channel's newest tournament: the one new games join."""
+        result = await self._tx.execute(
+            select(tournaments_t)
+            .where(tournaments_t.c.channel == channel)
+            .order_by(tournaments_t.c.id.desc())
+            .limit(1)
+        )
+        row = result.first()
+        return None if row is None else _tournament(row)
+
+    async def list(self, channel: str) -> tuple[Tournament, ...]:
+        """The channel's tournaments, oldest first."""
+        result = await self._tx.execute(
+            select(tournaments_t).where(tournaments_t.c.channel == channel).order_by(tournaments_t.c.id)
+        )
+        return tuple(_tournament(row) for row in result)
+
+
+def _tournament(row: Row[Any]) -> Tournament:
+    return Tournament(
+        id=row.id,
+        guild=row.guild,
+        channel=row.channel,
+        name=row.name,
+        scoring=row.scoring,
+        created_at=row.created_at,
+    )

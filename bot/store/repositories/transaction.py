@@ -1,0 +1,46 @@
+"""The unit of work's connection as the repositories see it, and their shared checks."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    Executable,
+    exc,
+)
+from sqlalchemy.engine import URL, CursorResult
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.store.db import reachable
+
+
+class Transaction:
+    """The unit of work's connection as the repositories see it: driver failures come out translated."""
+
+    def __init__(self, connection: AsyncConnection, url: str | URL) -> None:
+        self.connection = connection
+        self.url = url
+
+    @property
+    def dialect(self) -> str:
+        return self.connection.dialect.name
+
+    async def execute(self, statement: Executable, parameters: Any = None) -> CursorResult[Any]:
+        async with reachable(self.url):
+            return await self.connection.execute(statement, parameters)
+
+
+def violated(error: exc.IntegrityError, constraint: str, sqlite_columns: str) -> bool:
+    """Whether the integrity error is the given constraint (PostgreSQL) / columns (SQLite)."""
+    cause = getattr(error.orig, "__cause__", None)
+    name = getattr(cause, "constraint_name", None)
+    if name is not None:
+        return bool(name == constraint)
+    message = str(error.orig)
+    return constraint in message or f"UNIQUE constraint failed: {sqlite_columns}" in message
+
+
+def check_instant(name: str, value: datetime | None) -> None:
+    if value is not None and (value.tzinfo is None or value.utcoffset() is None):
+        raise ValueError(f"{name} must be timezone-aware, got {value.isoformat()}")
