@@ -45,7 +45,7 @@ from bot.store.records import (
     ParticipantRecord,
     SeatLike,
 )
-from bot.store.repositories.log import CommandLog, append_arguments, log_conflicts, log_values, logged_entry
+from bot.store.repositories.log import CommandLog, log_conflicts, log_values, logged_entry
 from bot.store.repositories.tables import (
     IS_OPEN,
     PARTICIPANT_FIELDS,
@@ -266,6 +266,10 @@ class Games:
             status,
             closed_at,
         )
+        return await self._save(save)
+
+    async def _save(self, save: GameSave) -> GameRecord:
+        game_id = save.game_id
         parameters, seats = _save_parameters(save)
         if (await self._tx.execute(_UPDATE_GAME, parameters)).rowcount != 1:
             raise await self._not_saved(save)
@@ -287,11 +291,9 @@ class Games:
         are calls into the same process, it is the two calls one after the other.
         """
         known = self._known.get(save.game_id)
-        parameters, seats = _save_parameters(save)
         if self._tx.dialect != "postgresql" or known is None:
-            saved = await self.save(**_save_arguments(save))
-            logged = await CommandLog(self._tx).append(**append_arguments(entry))
-            return saved, logged
+            return await self._save(save), await CommandLog(self._tx).append_entry(entry)
+        parameters, seats = _save_parameters(save)
         records = tuple(ParticipantRecord(game_id=save.game_id, **seat) for seat in seats)
         before = {r.player: r for r in known.participants}
         changed = [_seat_json(r) for r in records if r != before.get(r.player)]
@@ -424,10 +426,6 @@ def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[dict[str, Any
 
 def _seat_json(record: ParticipantRecord) -> dict[str, Any]:
     return {field: getattr(record, field) for field in PARTICIPANT_FIELDS}
-
-
-def _save_arguments(save: GameSave) -> dict[str, Any]:
-    return {spec.name: getattr(save, spec.name) for spec in dataclasses.fields(save)}
 
 
 def _participant_values(game_id: int, seats: Iterable[SeatLike]) -> list[dict[str, Any]]:

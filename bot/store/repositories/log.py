@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -74,6 +73,10 @@ class CommandLog:
             dice_from,
             reply,
         )
+        return await self.append_entry(entry)
+
+    async def append_entry(self, entry: NewLogEntry) -> LogEntry:
+        """:meth:`append` for an entry already put together."""
         values = log_values(entry)
         with log_conflicts(entry):
             result = await self._tx.execute(_INSERT_LOG, values)
@@ -85,10 +88,6 @@ class CommandLog:
         """A game's entries in the order they were written (for verify and export)."""
         result = await self._tx.execute(select(log_t).where(log_t.c.game_id == game_id).order_by(log_t.c.id))
         return tuple(_log_entry(row) for row in result)
-
-
-def append_arguments(entry: NewLogEntry) -> dict[str, Any]:
-    return {spec.name: getattr(entry, spec.name) for spec in dataclasses.fields(entry)}
 
 
 def log_values(entry: NewLogEntry) -> dict[str, Any]:
