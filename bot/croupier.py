@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.exports import FORMATS, StandingsTable, to_markdown
-from bot.games import GAMES, game_named
+from bot.games import GAMES, game_named, language_of
 from bot.keyed_locks import KeyedLocks
 from bot.replies import Replier, Reply
 from bot.settings_words import parse_settings
@@ -267,9 +267,7 @@ class Croupier:
     async def language(self, guild: str, channel: str) -> str:
         async with self.store.unit_of_work(read_only=True) as uow:
             state = await uow.channels.state(guild, channel)
-        if state.settings.language:
-            return state.settings.language
-        return GAMES[state.game.kind].language if state.game else "de"
+        return language_of(state)
 
     async def open_game_view(self, channel: str) -> tuple[GameRecord, Any] | None:
         """The open game of a channel with its loaded state (for help texts and buttons)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.store import ChannelState
 from engine.errors import InvalidCommand
 from engine.game import Game
 from engine.killer import KILLER, KILLER_CLASSIC
@@ -33,3 +34,10 @@ def game_named(name: str) -> Game[Any]:
     if canonical is None:
         raise InvalidCommand("unknown_game", name=name, games=sorted(GAMES))
     return GAMES[canonical]
+
+
+def language_of(channel: ChannelState) -> str:
+    """The language the croupier speaks in a channel: its setting, else its open game's, else German."""
+    if channel.settings.language:
+        return channel.settings.language
+    return GAMES[channel.game.kind].language if channel.game is not None else "de"

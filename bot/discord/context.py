@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import discord
 
 from bot.croupier import Incoming
-from bot.games import GAMES
-from bot.store import ChannelSettings, GameRecord, Store
+from bot.games import language_of
+from bot.store import ChannelSettings, ChannelState, GameRecord, Store
 from bot.texts import LANGUAGES
 
 _ROLE_MENTION_PREFIXES = ("<@&", "@")
@@ -24,9 +24,7 @@ class ChannelView:
 
     @property
     def language(self) -> str:
-        if self.settings.language:
-            return self.settings.language
-        return GAMES[self.record.kind].language if self.record is not None else "de"
+        return language_of(ChannelState(self.settings, self.record))
 
 
 async def read_channel(store: Store, guild: str, channel: str) -> ChannelView:

@@ -27,6 +27,7 @@ from bot.store.migrate import (
 from bot.store.records import (
     ChannelDefaults,
     ChannelSettings,
+    ChannelState,
     GameRecord,
     GameSave,
     LogEntry,
@@ -40,6 +41,7 @@ __all__ = [
     "BadDatabaseURL",
     "ChannelDefaults",
     "ChannelSettings",
+    "ChannelState",
     "Conflict",
     "DuplicateMessage",
     "GameAlreadyOpen",
