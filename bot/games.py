@@ -1,43 +1,93 @@
-"""The games the croupier can run, by the name moderators and scripts use."""
+"""The games the croupier can run, found through the ``croupier.games`` entry-point group.
+
+Each entry point names a :class:`engine.game.Game` object; the project registers its own games in
+pyproject.toml, and a further game is one package plus one entry-point line (docs/adding-a-game.md).
+Everything else — the service, help texts, replay validation, Discord's choices, the standings — reads
+the games from here, so nothing else names a game.
+"""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator, Mapping
+from importlib.metadata import entry_points
 from typing import Any
 
 from bot.store import ChannelState
+from engine.commands import fold
 from engine.errors import InvalidCommand
 from engine.game import Game
-from engine.killer import KILLER, KILLER_CLASSIC
-from engine.verflixte6 import GAME as VERFLIXTE6
 
-GAMES: dict[str, Game[Any]] = {game.name: game for game in (VERFLIXTE6, KILLER, KILLER_CLASSIC)}
+log = logging.getLogger(__name__)
 
-# Lenient spellings a moderator may type after /open.
-_ALIASES = {
-    "verflixte6": "verflixte6",
-    "verflixte": "verflixte6",
-    "v6": "verflixte6",
-    "dieverflixte6": "verflixte6",
-    "killer": "killer",
-    "killer5": "killer",
-    "killerclassic": "killer-classic",
-    "killer-classic": "killer-classic",
-    "killer6": "killer-classic",
-    "classic": "killer-classic",
-}
+ENTRY_POINT_GROUP = "croupier.games"
+DEFAULT_LANGUAGE = "de"
+
+
+class GameRegistry(Mapping[str, Game[Any]]):
+    """The registered games by their stored kind; loaded on first use, :meth:`refresh` reads again."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, Game[Any]] | None = None
+        self._spellings: dict[str, str] = {}
+
+    def refresh(self) -> None:
+        """Forget what was loaded (after a test registered a game, say)."""
+        self._games = None
+
+    def named(self, name: str) -> Game[Any]:
+        """The game a moderator asked for by its name or an alias; InvalidCommand listing them otherwise."""
+        games = self._loaded()
+        kind = self._spellings.get(_key(name))
+        if kind is None:
+            raise InvalidCommand("unknown_game", name=name, games=sorted(games))
+        return games[kind]
+
+    def __getitem__(self, kind: str) -> Game[Any]:
+        return self._loaded()[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+    def _loaded(self) -> dict[str, Game[Any]]:
+        if self._games is None:
+            self._games, self._spellings = _load()
+        return self._games
+
+
+def _key(name: str) -> str:
+    return "".join(ch for ch in fold(name) if ch.isalnum())
+
+
+def _load() -> tuple[dict[str, Game[Any]], dict[str, str]]:
+    games: dict[str, Game[Any]] = {}
+    spellings: dict[str, str] = {}
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        game = point.load()
+        if game.name in games:
+            log.warning("game %r is registered twice; keeping the first (%s)", game.name, point.value)
+            continue
+        games[game.name] = game
+        for spelling in (game.name, *game.aliases):
+            spellings.setdefault(_key(spelling), game.name)
+    return games, spellings
+
+
+GAMES = GameRegistry()
 
 
 def game_named(name: str) -> Game[Any]:
     """The game a moderator asked for; InvalidCommand (with the known names) otherwise."""
-    key = "".join(ch for ch in name.casefold() if ch.isalnum() or ch == "-")
-    canonical = _ALIASES.get(key) or _ALIASES.get(key.replace("-", ""))
-    if canonical is None:
-        raise InvalidCommand("unknown_game", name=name, games=sorted(GAMES))
-    return GAMES[canonical]
+    return GAMES.named(name)
 
 
 def language_of(channel: ChannelState) -> str:
     """The language the croupier speaks in a channel: its setting, else its open game's, else German."""
     if channel.settings.language:
         return channel.settings.language
-    return GAMES[channel.game.kind].language if channel.game is not None else "de"
+    if channel.game is not None and channel.game.kind in GAMES:
+        return GAMES[channel.game.kind].language
+    return DEFAULT_LANGUAGE

@@ -6,22 +6,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.exports import StandingsRow, StandingsTable
+from bot.games import GAMES
 from bot.store import GameRecord, Tournament
-from engine.verflixte6 import GAME as VERFLIXTE6
+from engine.standings import standings
 from engine.verflixte6.jokers.registry import DEFAULT_ENABLED, NAMES
-from engine.verflixte6.standings import standings
-
-_RESULT_ROLES = frozenset({"prinzessin", "zombie", "did_not_play"})
 
 
 def standings_of(tournament: Tournament, closed: Sequence[GameRecord]) -> StandingsTable:
-    """The tournament table over its closed "Die verflixte 6!" Durchgänge (Killer games have no table)."""
-    rounds = [game for game in closed if game.kind == VERFLIXTE6.name]
+    """The tournament table over its closed games of ranked kinds (Killer games have no table)."""
+    rounds = [game for game in closed if game.kind in GAMES and GAMES[game.kind].ranked]
     names: dict[str, str] = {}
     results = []
-    for game in rounds:
-        results.append({p.player: (p.points, p.role) for p in game.participants if p.role in _RESULT_ROLES})
-        names.update({p.player: p.name for p in game.participants})
+    for record in rounds:
+        game = GAMES[record.kind]
+        results.append(game.results(game.load(record.snapshot)))
+        names.update({p.player: p.name for p in record.participants})
     rows = standings(results, tournament.scoring, names)
     return StandingsTable(
         tournament=tournament.name,

@@ -69,33 +69,77 @@ class Choice:
     """Something the player to act may do now, as the words they would type.
 
     Front ends offer choices as buttons and selects; pressing one sends its ``words`` through the same
-    path as a typed line, so a button can never do what typing could not. Choices sharing a ``group``
-    form one select menu; in a ``multi`` group the chosen options' ``words`` are joined with
-    ``separator`` after ``prefix`` (Killer's "garde 6 6 5", the joker choice "Joker: A, B").
+    path as a typed line, so a button can never do what typing could not. What a button shows comes
+    from the game's catalogue (``choice.<action>`` over ``facts``, in the reader's language): the engine
+    names no label. Choices sharing a ``group`` form one select menu; in a ``multi`` group the chosen
+    options' ``words`` are joined with ``separator`` after ``prefix`` (Killer's "garde 6 6 5", the joker
+    choice "Joker: A, B"). ``tone`` hints how strongly a front end may stress it.
     """
 
-    action: str  # stable key: "continue", "stop", "joker", "rob", "fight", "keep_die", "attack" …
+    action: str  # catalogue key under "choice.": "continue", "stop", "joker", "rob", "keep_die" …
     words: str  # the forum words this choice sends
-    label: str  # what a button or option shows (a joker's or player's name, a die, "Weiter")
+    facts: Mapping[str, Any] = dataclasses.field(default_factory=dict, hash=False)  # label placeholders
     group: str = ""
     multi: bool = False
     prefix: str = ""
     separator: str = " "
     limit: int = 0  # a multi group's most picks (0: as many as it has options)
+    tone: str = ""  # "" | "go" | "halt" | "good": a front end's emphasis (Discord's button colours)
+    label: str = ""  # transitional: labels now come from the catalogue; remove once nothing sets it
 
     def compose(self, picked: Sequence[str]) -> str:
         """The words a multi-select sends for the options picked (each a ``words`` of this group)."""
         return f"{self.prefix} {self.separator.join(picked)}".strip()
 
 
+@dataclasses.dataclass(frozen=True)
+class Highlight:
+    """Something a reply shows beside its story, as data: the jokers a player brings, …
+
+    ``key`` names the heading in the game's catalogue (its placeholders are ``facts``; participant ids
+    become names); each item is a shown name and the catalogue key of its text.
+    """
+
+    key: str
+    facts: Mapping[str, Any] = dataclasses.field(default_factory=dict, hash=False)
+    items: tuple[tuple[str, str], ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """One participant's result of one finished game, as the tournament standings count it."""
+
+    points: int
+    played: bool = True  # False: signed up but never played (counts as absent in placement scoring)
+    busted: bool = False  # ended on the game's bust (a Zombie): the standings' last tie-break
+
+
+@dataclasses.dataclass(frozen=True)
+class OptionSpec:
+    """An option a moderator may give when opening the game: for help, refusals and autocomplete."""
+
+    name: str
+    values: tuple[str, ...] = ()  # the valid values, or typical ones where any value of a kind goes
+    multi: bool = False  # a comma list of values (Die verflixte 6!'s jokers, Killer's modes)
+
+
 State = TypeVar("State")
 
 
 class Game(Protocol[State]):
-    """What a game module exposes (see ``engine/verflixte6/game.py`` and ``engine/killer/game.py``)."""
+    """What a game exposes (see ``engine/verflixte6/game.py`` and ``engine/killer/game.py``).
 
-    name: ClassVar[str]  # "verflixte6", "killer", "killer-classic"
-    language: ClassVar[str]  # the default reply language: "de" or "fr"
+    A game describes itself so that nothing outside its package needs to know it: the service, the
+    console's help, the replay's validation, Discord's choices, the standings and the exports all read
+    these. Games are found through the ``croupier.games`` entry-point group (see docs/adding-a-game.md).
+    """
+
+    name: ClassVar[str]  # the stable kind stored with every game: "verflixte6", "killer" …
+    aliases: ClassVar[tuple[str, ...]]  # other spellings a moderator may type after /open
+    language: ClassVar[str]  # the default reply language: "de", "en" or "fr"
+    catalogue: ClassVar[str]  # the package whose texts/<lang>.json hold every sentence of the game
+    options: ClassVar[tuple[OptionSpec, ...]]  # what /open accepts
+    ranked: ClassVar[bool]  # whether finished games count in the tournament standings
 
     def open(self, options: Mapping[str, Any]) -> State:
         """A new game with validated options; bad options raise InvalidCommand."""
@@ -127,6 +171,14 @@ class Game(Protocol[State]):
 
     def choices(self, state: State) -> Sequence[Choice]:
         """What the participant to act may do now (empty when nobody is to act)."""
+        ...
+
+    def highlights(self, before: State, after: State, events: Sequence[Event]) -> Sequence[Highlight]:
+        """What a reply to ``events`` shows beside its story (empty for most moves)."""
+        ...
+
+    def results(self, state: State) -> Mapping[str, Result]:
+        """A finished game's results by participant id (empty for a game that is not ``ranked``)."""
         ...
 
     def summary(self, state: State) -> dict[str, Any]:

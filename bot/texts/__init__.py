@@ -40,22 +40,35 @@ PLAYER_LIST_FIELDS = frozenset({"players", "victims", "targets", "hit"})
 
 
 @cache
-def catalogue(lang: str) -> Mapping[str, str]:
-    """All templates of one language, merged over every catalogue file."""
+def catalogue(lang: str, scope: str | None = None) -> Mapping[str, str]:
+    """All templates of one language: the shared catalogues beside this module and, over them, the
+    catalogue of the game whose package is ``scope`` (its ``texts/<lang>.json``)."""
     merged: dict[str, str] = {}
     for entry in sorted(resources.files(__package__).iterdir(), key=lambda e: e.name):
         name = entry.name
         if name.endswith(f".{lang}.json"):
             merged.update(json.loads(entry.read_text(encoding="utf-8")))
+    if scope is not None:
+        merged.update(game_catalogue(scope, lang))
     return merged
+
+
+@cache
+def game_catalogue(scope: str, lang: str) -> Mapping[str, str]:
+    """A game's own templates in one language (empty where it has none)."""
+    entry = resources.files(scope) / "texts" / f"{lang}.json"
+    if not entry.is_file():
+        return {}
+    data: dict[str, str] = json.loads(entry.read_text(encoding="utf-8"))
+    return data
 
 
 def _fallbacks(lang: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((lang, "en", "de")))
 
 
-def has(key: str, lang: str) -> bool:
-    return any(key in catalogue(candidate) for candidate in _fallbacks(lang))
+def has(key: str, lang: str, scope: str | None = None) -> bool:
+    return any(key in catalogue(candidate, scope) for candidate in _fallbacks(lang))
 
 
 def render(
@@ -64,14 +77,16 @@ def render(
     lang: str,
     name_of: Callable[[str], str] = str,
     commands: Mapping[str, str] | None = None,
+    scope: str | None = None,
 ) -> str:
     """The sentence for ``key`` in ``lang`` (falling back on English, then German).
 
-    ``commands`` names the front end's commands for ``{cmd[…]}`` placeholders (console spelling by default).
+    ``commands`` names the front end's commands for ``{cmd[…]}`` placeholders (console spelling by
+    default); ``scope`` is the package of the game the sentence is about (see :func:`catalogue`).
     """
     template = None
     for candidate in _fallbacks(lang):
-        template = catalogue(candidate).get(key)
+        template = catalogue(candidate, scope).get(key)
         if template is not None:
             break
     if template is None:

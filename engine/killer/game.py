@@ -13,7 +13,24 @@ from typing import Any, ClassVar
 
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
-from engine.game import Choice, Close, Command, Event, Join, Leave, Remove, Seat, Skip, Start, Timeout
+from engine.game import (
+    Choice,
+    Close,
+    Command,
+    Event,
+    Highlight,
+    Join,
+    Leave,
+    OptionSpec,
+    Remove,
+    Seat,
+    Skip,
+    Start,
+    Timeout,
+)
+from engine.game import (
+    Result as GameResult,
+)
 from engine.killer import choices, flow, signup, words
 from engine.killer import state as canonical
 from engine.killer.advice import advice, auto_keep
@@ -21,7 +38,7 @@ from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAl
 from engine.killer.events import TimedOut
 from engine.killer.health import immune
 from engine.killer.names import resolve
-from engine.killer.rules import rules_from_options
+from engine.killer.rules import MAX_DICE, MIN_DICE, MODES, rules_from_options
 from engine.killer.state import KillerState, Turn
 
 Result = tuple[KillerState, list[Event]]
@@ -47,7 +64,11 @@ class _KillerGame:
     """The shared implementation; the two games differ only by the rules object ``open`` builds."""
 
     name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]]
     language: ClassVar[str] = "fr"
+    catalogue: ClassVar[str] = "engine.killer"
+    options: ClassVar[tuple[OptionSpec, ...]]
+    ranked: ClassVar[bool] = False
     classic: ClassVar[bool]
 
     def open(self, options: Mapping[str, Any]) -> KillerState:
@@ -132,6 +153,14 @@ class _KillerGame:
     def choices(self, state: KillerState) -> Sequence[Choice]:
         return choices.choices(state)
 
+    def highlights(
+        self, before: KillerState, after: KillerState, events: Sequence[Event]
+    ) -> Sequence[Highlight]:
+        return ()
+
+    def results(self, state: KillerState) -> Mapping[str, GameResult]:
+        return {}
+
     def summary(self, state: KillerState) -> dict[str, Any]:
         """The ``croupier replay`` contract: statuses, PDV, Terminator levels, winner, finished."""
         players = {p.id: {"status": p.status, "hp": p.hp, "terminator": p.terminator} for p in state.players}
@@ -203,6 +232,11 @@ class Killer(_KillerGame):
     """The 5-dice game with its variants (3 … 10 dice) and optional modes."""
 
     name: ClassVar[str] = "killer"
+    aliases: ClassVar[tuple[str, ...]] = ("killer5", "killer 5")
+    options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("dice", tuple(str(n) for n in range(MIN_DICE, MAX_DICE + 1))),
+        OptionSpec("modes", MODES, multi=True),
+    )
     classic: ClassVar[bool] = False
 
 
@@ -210,6 +244,8 @@ class KillerClassic(_KillerGame):
     """The older 6-dice revision."""
 
     name: ClassVar[str] = "killer-classic"
+    aliases: ClassVar[tuple[str, ...]] = ("killerclassic", "killer6", "killer 6", "classic")
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
     classic: ClassVar[bool] = True
 
 

@@ -6,13 +6,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.dice import DiceSource
-from engine.game import Choice, Command, Seat
+from engine.game import Choice, Command, Event, Highlight, OptionSpec, Seat
+from engine.game import Result as GameResult
 from engine.verflixte6 import choices, rules, words
 from engine.verflixte6 import state as snapshot
 from engine.verflixte6.events import V6Event
+from engine.verflixte6.jokers import registry
 from engine.verflixte6.options import parse_options
-from engine.verflixte6.standings import Result
-from engine.verflixte6.state import Durchgang
+from engine.verflixte6.state import DID_NOT_PLAY, ORDERS, PRINZESSIN, ZOMBIE, Durchgang
 from engine.verflixte6.turns import can_act, to_act
 
 
@@ -20,7 +21,15 @@ class Verflixte6:
     """One Durchgang of "Die verflixte 6!" per state."""
 
     name: ClassVar[str] = "verflixte6"
+    aliases: ClassVar[tuple[str, ...]] = ("verflixte", "v6", "dieverflixte6", "verflixte 6")
     language: ClassVar[str] = "de"
+    catalogue: ClassVar[str] = "engine.verflixte6"
+    options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("jokers", registry.NAMES, multi=True),
+        OptionSpec("order", ORDERS),
+        OptionSpec("parallel", ("yes", "no")),
+    )
+    ranked: ClassVar[bool] = True
 
     def open(self, options: Mapping[str, Any]) -> Durchgang:
         return Durchgang(options=parse_options(options))
@@ -55,12 +64,19 @@ class Verflixte6:
         """Buttons for the participant to act: each sends forum words the game accepts right now."""
         return choices.choices(state)
 
+    def highlights(self, before: Durchgang, after: Durchgang, events: Sequence[Event]) -> Sequence[Highlight]:
+        return ()
+
     def summary(self, state: Durchgang) -> dict[str, Any]:
         return {"players": {p.id: {"role": p.role, "points": p.points} for p in state.participants}}
 
-    def results(self, state: Durchgang) -> dict[str, Result]:
-        """A closed Durchgang's results, the input of :func:`engine.verflixte6.standings.standings`."""
-        return {p.id: Result(points=p.points, role=p.role) for p in state.participants}
+    def results(self, state: Durchgang) -> dict[str, GameResult]:
+        """A closed Durchgang's results for the tournament standings."""
+        return {
+            p.id: GameResult(points=p.points, played=p.role != DID_NOT_PLAY, busted=p.role == ZOMBIE)
+            for p in state.participants
+            if p.role in (PRINZESSIN, ZOMBIE, DID_NOT_PLAY)
+        }
 
 
 GAME = Verflixte6()

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.discord.translator import valid_name
+from bot.games import GAMES
 from tests.discord.helpers import Table, embeds_of, note
 from tests.discord_emulator import UsageError
 from tests.discord_emulator import permissions as perms
@@ -77,8 +78,9 @@ async def test_commands_are_synced_with_german_and_english_localisations(table: 
     assert by_name["pruefen"]["name_localizations"]["de"] == "prüfen"
     spiel = next(o for o in oeffnen["options"] if o["name"] == "spiel")
     assert spiel["name_localizations"]["en-US"] == "game"
-    assert [c["value"] for c in spiel["choices"]] == ["verflixte6", "killer", "killer-classic"]
-    assert spiel["choices"][1]["name_localizations"]["de"] == "Killer (5 Würfel)"
+    assert [c["value"] for c in spiel["choices"]] == list(GAMES)
+    killer = next(c for c in spiel["choices"] if c["value"] == "killer")
+    assert killer["name_localizations"]["de"] == "Killer (5 Würfel)"
     assert by_name["export"]["default_member_permissions"] == str(perms.MANAGE_GUILD)
     assert "default_member_permissions" not in durchgang or durchgang["default_member_permissions"] is None
 

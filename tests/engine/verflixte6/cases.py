@@ -11,7 +11,6 @@ from engine.game import Close, Command, Join, Leave, Remove, Skip, Start, Timeou
 from engine.verflixte6 import GAME
 from engine.verflixte6.commands import ChooseJokers, Continue, Fight, PlayJoker, Rob, Stop
 from engine.verflixte6.events import V6Event
-from engine.verflixte6.standings import standings
 
 from .helpers import Table
 
@@ -180,7 +179,7 @@ REFUSALS: tuple[Refusal, ...] = (
 
 
 def other_errors() -> list[CroupierError]:
-    """Refusals that come from opening, parsing, loading or the standings rather than from ``apply``."""
+    """Refusals that come from opening, parsing or loading rather than from ``apply``."""
     attempts: list[Callable[[], object]] = [
         lambda: GAME.open({"colour": "red"}),
         lambda: GAME.open({"order": "alphabetical"}),
@@ -192,8 +191,6 @@ def other_errors() -> list[CroupierError]:
         lambda: GAME.parse("raube"),
         lambda: GAME.parse("raube Anna und Ben"),
         lambda: GAME.load({"format": 99}),
-        lambda: standings([], scoring="elo"),
-        lambda: standings([{"anna": (3, "king")}]),
     ]
     errors: list[CroupierError] = []
     for attempt in attempts:

@@ -1,14 +1,14 @@
-"""The tournament table (the "Tabelle") across closed Durchgänge (V6-R7, a reading).
+"""The tournament table across finished games of a ranked game (V6-R7, a reading).
 
 Two scorings:
 
-* ``sum`` (default): a player's score is the sum of their Durchgang results.
-* ``placement``: each Durchgang awards placement points by rank among those who played —
+* ``sum`` (default): a player's score is the sum of their results.
+* ``placement``: each game awards placement points by rank among those who played —
   10, 8, 6, 5, 4, 3, 2, 1 for places 1–8, then 0; players with equal results share the better place
   (two tied firsts both get 10, the next is third and gets 6); not playing gives 0.
 
-Ties on the score are broken by the best single result, then by fewer Zombies; players still level
-share the rank and are listed by name.
+Ties on the score are broken by the best single result, then by fewer busts (Zombies); players still
+level share the rank and are listed by name.
 """
 
 from __future__ import annotations
@@ -17,35 +17,26 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from engine.errors import InvalidCommand
-from engine.verflixte6.state import DID_NOT_PLAY, PRINZESSIN, ZOMBIE
+from engine.game import Result
 
 SUM = "sum"
 PLACEMENT = "placement"
 SCORINGS = (SUM, PLACEMENT)
 PLACEMENT_POINTS = (10, 8, 6, 5, 4, 3, 2, 1)
-RESULT_ROLES = (PRINZESSIN, ZOMBIE, DID_NOT_PLAY)
-
-
-@dataclasses.dataclass(frozen=True)
-class Result:
-    """One participant's result of one closed Durchgang."""
-
-    points: int
-    role: str  # "prinzessin" | "zombie" | "did_not_play"
 
 
 @dataclasses.dataclass(frozen=True)
 class Row:
     rank: int
     player: str
-    points: tuple[int | None, ...]  # per Durchgang, in the scoring's unit; None where absent
+    points: tuple[int | None, ...]  # per game, in the scoring's unit; None where absent
     total: int
     best: int
     zombies: int
     played: int
 
 
-Round = Mapping[str, Result | tuple[int, str]]
+Round = Mapping[str, Result]
 
 
 def standings(
@@ -54,7 +45,7 @@ def standings(
     """The table over ``rounds`` (oldest first); ``names`` (id → display name) orders level players."""
     if scoring not in SCORINGS:
         raise InvalidCommand("unknown_scoring", scoring=scoring, valid=list(SCORINGS))
-    parsed = [_round(r) for r in rounds]
+    parsed = list(rounds)
     scored = [
         _placements(r) if scoring == PLACEMENT else {p: res.points for p, res in r.items()} for r in parsed
     ]
@@ -62,11 +53,7 @@ def standings(
     rows: list[Row] = []
     for player in players:
         points = tuple(s.get(player) for s in scored)
-        played = [
-            s[player]
-            for s, r in zip(scored, parsed, strict=True)
-            if player in r and r[player].role != DID_NOT_PLAY
-        ]
+        played = [s[player] for s, r in zip(scored, parsed, strict=True) if player in r and r[player].played]
         rows.append(
             Row(
                 rank=0,
@@ -74,7 +61,7 @@ def standings(
                 points=points,
                 total=sum(p for p in points if p is not None),
                 best=max(played, default=0),
-                zombies=sum(1 for r in parsed if player in r and r[player].role == ZOMBIE),
+                zombies=sum(1 for r in parsed if player in r and r[player].busted),
                 played=len(played),
             )
         )
@@ -94,21 +81,9 @@ def _level(row: Row) -> tuple[int, int, int]:
     return (row.total, row.best, row.zombies)
 
 
-def _round(raw: Round) -> dict[str, Result]:
-    parsed: dict[str, Result] = {}
-    for player, value in raw.items():
-        result = value if isinstance(value, Result) else Result(points=int(value[0]), role=str(value[1]))
-        if result.role not in RESULT_ROLES:
-            raise InvalidCommand("bad_result", player=player, role=result.role, valid=list(RESULT_ROLES))
-        parsed[player] = result
-    return parsed
-
-
 def _placements(results: Mapping[str, Result]) -> dict[str, int]:
-    """Placement points of one Durchgang (see the module docstring)."""
-    ranked = sorted(
-        (p for p, r in results.items() if r.role != DID_NOT_PLAY), key=lambda p: -results[p].points
-    )
+    """Placement points of one game (see the module docstring)."""
+    ranked = sorted((p for p, r in results.items() if r.played), key=lambda p: -results[p].points)
     awarded = dict.fromkeys(results, 0)
     place = 0
     for index, player in enumerate(ranked):
