@@ -367,20 +367,23 @@ class Croupier:
         kind = await self._open_game_kind(msg.channel)
         lines = [self.replier.render("common.help", {"commands": ", ".join(commands)}, lang)]
         if kind is not None:
-            lines.append(self.replier.render(f"help.words.{kind}", {}, lang))
+            lines.append(self.replier.render("help.words", {}, lang, game=GAMES[kind]))
         return Reply(ok=True, text="\n".join(lines), lines=tuple(lines))
 
     async def rules_reply(self, msg: Incoming) -> Reply:
         lang = await self._lang(msg)
         kind = await self._open_game_kind(msg.channel) or "verflixte6"
-        line = self.replier.render(f"help.rules.{kind}", {}, lang)
+        line = self.replier.render("help.rules", {}, lang, game=GAMES[kind])
         return Reply(ok=True, text=line, lines=(line,))
 
     async def jokers_reply(self, msg: Incoming) -> Reply:
         lang = await self._lang(msg)
         view = await self.open_game_view(msg.channel)
         enabled = joker_names(view[1]) if view is not None and view[0].kind == "verflixte6" else None
-        lines = [self.replier.render(f"v6.joker_info.{key}", {}, lang) for key in joker_keys(enabled)]
+        v6 = GAMES["verflixte6"]
+        lines = [
+            self.replier.render(f"v6.joker_info.{key}", {}, lang, game=v6) for key in joker_keys(enabled)
+        ]
         return Reply(ok=True, text="\n".join(lines), lines=tuple(lines))
 
     async def say_error(self, msg: Incoming, code: str, **facts: Any) -> Reply:

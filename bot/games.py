@@ -14,6 +14,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from bot.store import ChannelState
+from bot.texts import Scope
 from engine.commands import fold
 from engine.errors import InvalidCommand
 from engine.game import Game
@@ -91,3 +92,8 @@ def language_of(channel: ChannelState) -> str:
     if channel.game is not None and channel.game.kind in GAMES:
         return GAMES[channel.game.kind].language
     return DEFAULT_LANGUAGE
+
+
+def scope_of(game: Game[Any]) -> Scope:
+    """Where a game's sentences are looked up (see :func:`bot.texts.catalogue`)."""
+    return (game.catalogue, game.name)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bot import texts
+from bot.games import GAMES, scope_of
 from bot.store import GameRecord, Tournament
 from engine.errors import CroupierError
 from engine.game import Event, Game, Seat
@@ -76,9 +77,15 @@ class Replier:
         self.commands = commands
 
     def render(
-        self, key: str, facts: Mapping[str, Any], lang: str, name_of: Callable[[str], str] = str
+        self,
+        key: str,
+        facts: Mapping[str, Any],
+        lang: str,
+        name_of: Callable[[str], str] = str,
+        game: Game[Any] | None = None,
     ) -> str:
-        return texts.render(key, facts, lang, name_of, self.commands)
+        scope = scope_of(game) if game is not None else None
+        return texts.render(key, facts, lang, name_of, self.commands, scope)
 
     def game_reply(
         self,
@@ -93,7 +100,7 @@ class Replier:
         seats = game.table(state)
         # Someone who left or was removed is still named in this reply's events.
         name_of = _namer([*game.table(before), *seats] if before is not None else seats)
-        lines = [self.render(event.kind(), event.facts(), lang, name_of) for event in events]
+        lines = [self.render(event.kind(), event.facts(), lang, name_of, game) for event in events]
         seed_hex = revealed_seed.hex() if revealed_seed is not None else None
         if seed_hex is not None:
             lines.append(self.render("common.seed_revealed", {"seed": seed_hex}, lang))
@@ -111,7 +118,7 @@ class Replier:
         verifiable: bool = True,
     ) -> Reply:
         facts = {"number": record.number, "tournament": tournament.name, "commitment": record.commitment}
-        lines = [self.render(f"common.opened.{game.name}", facts, lang)]
+        lines = [self.render("game.opened", facts, lang, game=game)]
         if verifiable:
             lines.append(self.render("common.commitment", facts, lang))
         commitment = record.commitment if verifiable else None
@@ -127,8 +134,8 @@ class Replier:
         **extra: Any,
     ) -> Reply:
         """A reply about a game: its lines, then the running table under the game's title."""
-        title = self.render(f"common.title.{game.name}", {"number": record.number}, lang)
-        rows = self.rows(game.table(state), lang)
+        title = self.render("game.round", {"number": record.number}, lang, game=game)
+        rows = self.rows(game, game.table(state), lang)
         return Reply(
             ok=True,
             text=self._text(lines, title, rows, lang),
@@ -147,9 +154,10 @@ class Replier:
 
     def refusal(self, error: CroupierError, lang: str, record: GameRecord | None, state: Any | None) -> Reply:
         name_of = str
-        if record is not None and state is not None:
-            name_of = _namer(_seats_of(record, state))
-        line = self.render(f"error.{error.code}", dict(error.facts), lang, name_of)
+        game = GAMES.get(record.kind) if record is not None else None
+        if game is not None and state is not None:
+            name_of = _namer(game.table(state))
+        line = self.render(f"error.{error.code}", dict(error.facts), lang, name_of, game)
         return Reply(
             ok=False,
             text=line,
@@ -159,13 +167,13 @@ class Replier:
             game_kind=record.kind if record else None,
         )
 
-    def rows(self, seats: Sequence[Seat], lang: str) -> tuple[Row, ...]:
+    def rows(self, game: Game[Any], seats: Sequence[Seat], lang: str) -> tuple[Row, ...]:
         return tuple(
             Row(
                 player=seat.player,
                 name=seat.name,
                 role=seat.role,
-                role_label=self.render(f"role.{seat.role}", {}, lang),
+                role_label=self.render(f"role.{seat.role}", {}, lang, game=game),
                 points=seat.points,
                 to_act=seat.to_act,
             )
@@ -180,12 +188,6 @@ class Replier:
                 marker = "▶ " if row.to_act else "  "
                 parts.append(f"{marker}{row.name} ({row.role_label}): {row.points}")
         return "\n".join(parts)
-
-
-def _seats_of(record: GameRecord, state: Any) -> Sequence[Seat]:
-    from bot.games import GAMES
-
-    return GAMES[record.kind].table(state)
 
 
 def _namer(seats: Sequence[Seat]) -> Any:

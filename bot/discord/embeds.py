@@ -14,6 +14,7 @@ import discord
 from bot import texts
 from bot.discord.mentions import quiet
 from bot.exports import StandingsTable
+from bot.games import GAMES, scope_of
 from bot.replies import Reply, Row
 
 TITLE_MAX = 256
@@ -82,7 +83,8 @@ def joker_card(player: str, jokers: Sequence[str], lang: str, colour: discord.Co
     card = discord.Embed(title=texts.render("discord.jokers_of", {"player": player}, lang), colour=colour)
     for joker in jokers:
         key = f"v6.joker_info.{joker}"
-        info = texts.render(key, {}, lang) if texts.has(key, lang) else joker
+        scope = scope_of(GAMES["verflixte6"])
+        info = texts.render(key, {}, lang, scope=scope) if texts.has(key, lang, scope) else joker
         card.add_field(name=clip(joker, TITLE_MAX), value=clip(info, FIELD_MAX), inline=False)
     return card
 

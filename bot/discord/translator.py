@@ -43,9 +43,9 @@ def _indic(ch: str) -> bool:
     return "DEVANAGARI" in unicodedata.name(ch, "") or "THAI" in unicodedata.name(ch, "")
 
 
-def localized(key: str, lang: str) -> str | None:
+def localized(key: str, lang: str, scope: texts.Scope | None = None) -> str | None:
     """The catalogue's own entry for ``key`` in ``lang`` (no fallback to another language)."""
-    return texts.catalogue(lang).get(key)
+    return texts.catalogue(lang, scope).get(key)
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -59,7 +59,7 @@ class CatalogueTranslator(app_commands.Translator):
         lang = LOCALES.get(locale)
         if not key or lang is None:
             return None
-        text = localized(key, lang)
+        text = localized(key, lang, string.extras.get("scope"))
         if text is None:
             return None
         if context.location in _NAME_LOCATIONS:

@@ -39,10 +39,14 @@ PLAYER_FIELDS = frozenset({"player", "victim", "robber", "target", "attacker", "
 PLAYER_LIST_FIELDS = frozenset({"players", "victims", "targets", "hit"})
 
 
+Scope = tuple[str, str]  # (a game's catalogue package, its name): see :func:`catalogue`
+
+
 @cache
-def catalogue(lang: str, scope: str | None = None) -> Mapping[str, str]:
-    """All templates of one language: the shared catalogues beside this module and, over them, the
-    catalogue of the game whose package is ``scope`` (its ``texts/<lang>.json``)."""
+def catalogue(lang: str, scope: Scope | None = None) -> Mapping[str, str]:
+    """All templates of one language: the shared catalogues beside this module and, over them, those
+    of the game ``scope`` names — its package's ``texts/<lang>.json``, then ``texts/<name>.<lang>.json``
+    for what one game of a package with several (Killer's two rule sets) says differently."""
     merged: dict[str, str] = {}
     for entry in sorted(resources.files(__package__).iterdir(), key=lambda e: e.name):
         name = entry.name
@@ -54,20 +58,22 @@ def catalogue(lang: str, scope: str | None = None) -> Mapping[str, str]:
 
 
 @cache
-def game_catalogue(scope: str, lang: str) -> Mapping[str, str]:
+def game_catalogue(scope: Scope, lang: str) -> Mapping[str, str]:
     """A game's own templates in one language (empty where it has none)."""
-    entry = resources.files(scope) / "texts" / f"{lang}.json"
-    if not entry.is_file():
-        return {}
-    data: dict[str, str] = json.loads(entry.read_text(encoding="utf-8"))
-    return data
+    package, name = scope
+    folder = resources.files(package) / "texts"
+    merged: dict[str, str] = {}
+    for entry in (folder / f"{lang}.json", folder / f"{name}.{lang}.json"):
+        if entry.is_file():
+            merged.update(json.loads(entry.read_text(encoding="utf-8")))
+    return merged
 
 
 def _fallbacks(lang: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((lang, "en", "de")))
 
 
-def has(key: str, lang: str, scope: str | None = None) -> bool:
+def has(key: str, lang: str, scope: Scope | None = None) -> bool:
     return any(key in catalogue(candidate, scope) for candidate in _fallbacks(lang))
 
 
@@ -77,12 +83,12 @@ def render(
     lang: str,
     name_of: Callable[[str], str] = str,
     commands: Mapping[str, str] | None = None,
-    scope: str | None = None,
+    scope: Scope | None = None,
 ) -> str:
     """The sentence for ``key`` in ``lang`` (falling back on English, then German).
 
     ``commands`` names the front end's commands for ``{cmd[…]}`` placeholders (console spelling by
-    default); ``scope`` is the package of the game the sentence is about (see :func:`catalogue`).
+    default); ``scope`` names the game the sentence is about (see :func:`catalogue`).
     """
     template = None
     for candidate in _fallbacks(lang):

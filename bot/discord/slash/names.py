@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot import texts
+from bot.games import GAMES, scope_of
 
 # Discord's name of each option parameter (the Python parameter name is the key).
 PARAMETERS = {
@@ -81,6 +82,21 @@ def choices(kind: str, values: Sequence[str]) -> list[app_commands.Choice[str]]:
             value=value,
         )
         for value in values
+    ]
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """The registered games, each named by its own catalogue's title in the user's language."""
+    return [
+        app_commands.Choice(
+            name=locale_str(
+                texts.render("game.title", {}, "en", scope=scope_of(game)),
+                key="game.title",
+                scope=scope_of(game),
+            ),
+            value=kind,
+        )
+        for kind, game in GAMES.items()
     ]
 
 

@@ -10,8 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.front import front_of
-from bot.discord.slash.names import choices, command, described, renamed
-from bot.games import GAMES
+from bot.discord.slash.names import command, described, game_choices, renamed
 from engine.game import Close, Join, Leave, Remove, Skip, Start
 
 
@@ -38,7 +37,7 @@ class Durchgang(app_commands.Group):
     @app_commands.command(**command("durchgang.oeffnen"))
     @app_commands.rename(**renamed("spiel", "optionen"))
     @app_commands.describe(**described("spiel", "optionen"))
-    @app_commands.choices(spiel=choices("game", tuple(GAMES)))
+    @app_commands.choices(spiel=game_choices())
     async def oeffnen(
         self, interaction: discord.Interaction[Any], spiel: app_commands.Choice[str], optionen: str = ""
     ) -> None:

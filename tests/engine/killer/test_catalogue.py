@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import json
 import random
 import string
 from collections.abc import Iterator
@@ -14,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.texts import render
+from bot.texts import game_catalogue, render
 from engine.game import Close, Event, Join, Leave, Remove, Skip, Start, Timeout
 from engine.killer import KILLER, KILLER_CLASSIC, Advice
 from engine.killer import events as ev
@@ -23,7 +22,7 @@ from engine.killer.game import EXPECTING
 from .helpers import Table, position
 from .test_properties import SeededDice, _sensible
 
-TEXTS = Path(__file__).resolve().parents[3] / "bot" / "texts"
+SCOPE = (KILLER.catalogue, KILLER.name)
 ENGINE = Path(__file__).resolve().parents[3] / "engine" / "killer"
 LANGUAGES = ("fr", "en")
 EVENT_CLASSES = [
@@ -38,8 +37,7 @@ SHARED_CODES = {
 
 
 def catalogue(lang: str) -> dict[str, str]:
-    data: dict[str, str] = json.loads((TEXTS / f"killer.{lang}.json").read_text(encoding="utf-8"))
-    return data
+    return dict(game_catalogue(SCOPE, lang))
 
 
 def _games() -> Iterator[Event]:
@@ -109,7 +107,7 @@ def test_every_event_template_formats_with_real_facts(lang: str, real_events: di
         text = templates[kind].format_map(_plain(facts))  # KeyError / ValueError on a wrong placeholder
         assert text
         assert "{" not in text
-        assert render(kind, facts, lang, str.upper)  # the service's path too
+        assert render(kind, facts, lang, str.upper, scope=SCOPE)  # the service's path too
 
 
 def _plain(facts: dict[str, Any]) -> dict[str, Any]:
