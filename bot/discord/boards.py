@@ -9,6 +9,7 @@ press sends the chosen choice's forum words through the same path as a typed lin
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ import discord
 
 from bot import texts
 from bot.discord.embeds import clip
+from bot.games import scope_of
 from engine.game import Choice, Game
 
 BUTTON_TEMPLATE = r"cr:(?P<game>\d+):(?P<version>\d+):b(?P<index>\d+)"
@@ -33,6 +35,11 @@ _STYLES = {
     "stop": discord.ButtonStyle.danger,
     "fight": discord.ButtonStyle.success,
     "keep": discord.ButtonStyle.success,
+}
+_TONES = {
+    "go": discord.ButtonStyle.primary,
+    "halt": discord.ButtonStyle.danger,
+    "good": discord.ButtonStyle.success,
 }
 
 
@@ -68,8 +75,21 @@ def words_for(choices: Sequence[Choice], picked: Sequence[int]) -> str | None:
     return first.words if len(chosen) == 1 else None
 
 
-def build_board(game_id: int, version: int, choices: Sequence[Choice], lang: str) -> discord.ui.View | None:
+def label_of(choice: Choice, game: Game[Any], state: Any, lang: str) -> str:
+    """What a choice shows: ``choice.<action>`` of the game's catalogue over the choice's facts."""
+    if choice.label:
+        return choice.label
+    names = {seat.player: seat.name for seat in game.table(state)}
+    key = f"choice.{choice.action}"
+    return texts.render(key, choice.facts, lang, lambda p: names.get(p, p), scope=scope_of(game))
+
+
+def build_board(game_id: int, version: int, game: Game[Any], state: Any, lang: str) -> discord.ui.View | None:
     """A view with a button per ungrouped choice and a select per group (at most five rows)."""
+    choices = [
+        dataclasses.replace(choice, label=label_of(choice, game, state, lang))
+        for choice in choices_of(game, state)
+    ]
     if not choices:
         return None
     view = discord.ui.View(timeout=None)
@@ -102,7 +122,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], t
     def make(cls, game: int, version: int, index: int, choice: Choice, row: int) -> ChoiceButton:
         button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
             label=clip(choice.label, LABEL_MAX),
-            style=_STYLES.get(choice.action, discord.ButtonStyle.secondary),
+            style=_TONES.get(choice.tone) or _STYLES.get(choice.action, discord.ButtonStyle.secondary),
             custom_id=f"cr:{game}:{version}:b{index}",
             row=row,
         )

@@ -165,7 +165,7 @@ class Front:
                 game = GAMES[record.kind]
                 state = game.load(record.snapshot)
                 if game.to_act(state) is not None:
-                    board = build_board(record.id, record.version, choices_of(game, state), lang)
+                    board = build_board(record.id, record.version, game, state, lang)
         ping = reply.to_act if reply.to_act not in (None, actor, before_to_act) else None
         return Outgoing(
             embeds=game_embeds(reply, lang, joker_cards(reply, state)),
