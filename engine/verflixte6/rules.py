@@ -51,7 +51,7 @@ def apply(
     if state.closed:
         raise IllegalCommand("closed")
     before = to_act(state)
-    step = Step(state, actor, dice)
+    step = Step(state, actor, dice, registry.JOKERS)
     handler = _LIFECYCLE.get(type(command))
     if handler is not None:
         handler(step, command)

@@ -1,30 +1,44 @@
 """The working copy of one command's effects: the state so far, the events so far, the dice.
 
 A step builds a new immutable state by replacement; the state it was handed is never touched, so a
-refusal raised halfway leaves the caller's state exactly as it was. Two rules that hold after every
-change are kept here, in one place: the valve follows the total down (V6-J12), and Jules Törtchen pays
-when a step finishes with the Spiel still running (V6-N3).
+refusal raised halfway leaves the caller's state exactly as it was. The valve rule that holds after
+every change is kept here (V6-J12), and so are the calls into the autojokers' hooks. The step is handed
+the registry's jokers rather than importing them: jokers build on the step, never the other way round.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from engine.dice import DiceSource
 from engine.verflixte6 import events as ev
-from engine.verflixte6.jokers import toertchen
 from engine.verflixte6.state import PLAYING, Durchgang, Participant, Pending, Spiel, find, with_participant
+
+
+class Hooks(Protocol):
+    """What a step needs of a joker (``JokerSpec`` has it): its name and its autojoker hooks."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def after_throw(self) -> Callable[[Step, int], bool] | None: ...
+
+    @property
+    def on_finish(self) -> Callable[[Step], None] | None: ...
 
 
 class Step:
     """Mutable only within one ``apply`` call; ``subject`` is the participant the step is about."""
 
-    def __init__(self, state: Durchgang, subject: str, dice: DiceSource) -> None:
+    def __init__(self, state: Durchgang, subject: str, dice: DiceSource, jokers: Sequence[Hooks]) -> None:
         self.state = state
         self.subject = subject
         self.events: list[ev.V6Event] = []
         self._dice = dice
+        self._jokers = jokers  # every joker of the game, in registry order
 
     # --- reading ---------------------------------------------------------------------------------
 
@@ -53,9 +67,10 @@ class Step:
     def running(self) -> bool:
         return self.player.role == PLAYING
 
-    def has(self, joker: str) -> bool:
-        """The joker is among the subject's chosen ones."""
-        return joker in self.spiel.jokers
+    def chosen(self) -> list[Hooks]:
+        """The subject's chosen jokers in registry order: the order their hooks run in."""
+        names = self.spiel.jokers
+        return [spec for spec in self._jokers if spec.name in names]
 
     # --- writing ---------------------------------------------------------------------------------
 
@@ -96,7 +111,19 @@ class Step:
             self.update_spiel(valve=player.points)
             self.events.append(ev.ValveLowered(player=self.subject, level=player.points))
 
+    # --- autojoker hooks ----------------------------------------------------------------------------
+
+    def after_throw(self, face: int) -> bool:
+        """A normal throw was added: every chosen joker's hook runs; True if one settled the face."""
+        settled = False
+        for spec in self.chosen():
+            if spec.after_throw is not None and spec.after_throw(self, face):
+                settled = True
+        return settled
+
     def finish(self) -> None:
-        """A step after the Freiwurf is over: Jules Törtchen pays if the Spiel goes on (V6-N3)."""
+        """A step after the Freiwurf is over: if the Spiel goes on, the chosen jokers' hooks run (V6-N3)."""
         if self.running and self.spiel.pending is None:
-            toertchen.pay(self)
+            for spec in self.chosen():
+                if spec.on_finish is not None:
+                    spec.on_finish(self)

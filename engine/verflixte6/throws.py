@@ -1,10 +1,12 @@
-"""The throws without a joker: the Freiwurf (V6-S3), the normal throw (V6-N1…N5), and ``stopp`` (V6-S7)."""
+"""The throws without a joker: the Freiwurf (V6-S3), the normal throw (V6-N1…N5), and ``stopp`` (V6-S7).
+
+Autojokers react to a normal throw through their hooks (``Step.after_throw``); none is named here.
+"""
 
 from __future__ import annotations
 
 from engine.verflixte6 import events as ev
 from engine.verflixte6 import robbery
-from engine.verflixte6.jokers import tentakel
 from engine.verflixte6.state import PLAYING, PRINZESSIN, ZOMBIE, Spiel
 from engine.verflixte6.step import Step
 
@@ -28,9 +30,8 @@ def normal_throw(step: Step) -> None:
         return
     total = step.add(face)
     step.emit(ev.Thrown(player=step.subject, delta=face, total=total, face=face))
-    if tentakel.applies(step, face):
-        tentakel.pay(step, face)
-    elif face == 1:
+    settled = step.after_throw(face)
+    if face == 1 and not settled:
         robbery.offer_eins(step)
 
 

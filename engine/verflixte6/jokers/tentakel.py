@@ -14,18 +14,18 @@ NAME = "ahris Tentakel"
 BONUS = 5
 
 
-def applies(step: Step, face: int) -> bool:
-    """Only for normal throws (the caller's business), never under Fumo."""
-    return step.has(NAME) and not step.spiel.fumo and face in (1, 2)
-
-
-def pay(step: Step, face: int) -> None:
+def after_throw(step: Step, face: int) -> bool:
+    """Only normal throws call this (never a joker's own throw); never under Fumo."""
+    if step.spiel.fumo or face not in (1, 2):
+        return False
     total = step.add(BONUS)
     step.emit(ev.TentakelPaid(player=step.subject, delta=BONUS, total=total, face=face))
+    return True
 
 
 SPEC = JokerSpec(
     name=NAME,
     aliases=("Tentakel", "Ahri", "Ahris", "Ahri's Tentakel", "Tentakeln"),
     kind=AUTO,
+    after_throw=after_throw,
 )

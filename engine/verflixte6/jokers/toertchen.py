@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 NAME = "Jules Törtchen"
 
 
-def pay(step: Step) -> None:
-    if step.has(NAME) and not step.spiel.fumo:
+def on_finish(step: Step) -> None:
+    if not step.spiel.fumo:
         total = step.add(1)
         step.emit(ev.ToertchenPaid(player=step.subject, delta=1, total=total))
 
@@ -23,4 +23,5 @@ SPEC = JokerSpec(
     name=NAME,
     aliases=("Törtchen", "Jules-Törtchen", "Jule", "Jules", "Jules Toertchen", "Tortchen"),
     kind=AUTO,
+    on_finish=on_finish,
 )
