@@ -1,27 +1,37 @@
-"""Every event and every refusal of the game has a sentence in German and English that formats with its
-facts."""
+"""The game's catalogue: every event, refusal, role and joker has a sentence in German, English and French,
+with the same keys and the same placeholders in each, and each formats with the facts it is given."""
 
 from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import engine.verflixte6
-from bot.texts import game_catalogue, render
+from bot.texts import LANGUAGES, PLAYER_FIELDS, game_catalogue, render
 from engine.errors import CroupierError
 from engine.verflixte6 import GAME
 from engine.verflixte6.events import V6Event, all_event_classes
+from engine.verflixte6.jokers import registry
+from engine.verflixte6.state import ROLES
 
 from .cases import event_zoo, other_errors, refusal_errors
 
 PACKAGE = Path(engine.verflixte6.__file__).parent
 SCOPE = (GAME.catalogue, GAME.name)
 RAISED = re.compile(r"(?:InvalidCommand|IllegalCommand|NotYourTurn)\(\s*\"([a-z_]+)\"")
-LANGS = ("de", "en")
+# What the front ends render about the game itself, with the facts they pass (bot/replies.py).
+FRONT = {
+    "game.title": {},
+    "game.round": {"number": 7},
+    "game.opened": {"number": 7, "tournament": "Sommer", "commitment": "ab12"},
+    "help.words": {},
+    "help.rules": {},
+}
 
 
 def own_catalogue(lang: str) -> dict[str, str]:
@@ -34,10 +44,26 @@ def codes_in_source() -> set[str]:
     }
 
 
+def expected_keys() -> set[str]:
+    events = {cls.kind() for cls in all_event_classes()}
+    codes = {f"error.{code}" for code in codes_in_source()}
+    roles = {f"role.{role}" for role in ROLES}
+    jokers = {f"v6.joker_info.{name}" for name in registry.NAMES}
+    return events | codes | roles | jokers | set(FRONT)
+
+
+def fields(template: str) -> Iterator[str]:
+    """Every replacement field as written (``cmd[join]``, ``amount``), nested ones in specs included."""
+    for _, field, spec, _ in string.Formatter().parse(template):
+        if field is not None:
+            yield field
+        if spec:
+            yield from fields(spec)
+
+
 def placeholders(template: str) -> set[str]:
-    return {
-        field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(template) if field
-    }
+    """The facts a template reads (``cmd`` is the front end's, not a fact)."""
+    return {field.split(".")[0].split("[")[0] for field in fields(template)} - {"cmd"}
 
 
 @pytest.fixture(scope="module")
@@ -50,15 +76,20 @@ def errors() -> list[CroupierError]:
     return refusal_errors() + other_errors()
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_V6_catalogue_has_every_event_and_error_code(lang: str) -> None:
-    keys = set(own_catalogue(lang))
-    events = {cls.kind() for cls in all_event_classes()}
-    codes = {f"error.{code}" for code in codes_in_source()}
-    assert events - keys == set()
-    assert codes - keys == set()
-    described = {k for k in keys if k.split(".")[0] in ("game", "help", "role") or "joker_info" in k}
-    assert keys - events - codes - described == set()  # nothing stale
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_V6_catalogue_has_exactly_the_keys_the_game_uses(lang: str) -> None:
+    keys, expected = set(own_catalogue(lang)), expected_keys()
+    assert expected - keys == set()  # every event, error code, role, joker and front text
+    assert keys - expected == set()  # nothing stale
+
+
+def test_V6_catalogue_languages_have_the_same_keys_and_placeholders() -> None:
+    german = own_catalogue("de")
+    for lang in LANGUAGES:
+        other = own_catalogue(lang)
+        assert list(other) == list(german), lang  # same keys, same order: easy to compare side by side
+        for key, template in other.items():
+            assert set(fields(template)) == set(fields(german[key])), (lang, key, template)
 
 
 def test_V6_catalogue_zoo_produces_every_event_kind(zoo: list[V6Event]) -> None:
@@ -73,31 +104,50 @@ def _name_of(pid: str) -> str:
     return pid.capitalize()
 
 
-@pytest.mark.parametrize("lang", LANGS)
+def _rendered(key: str, facts: dict[str, Any], lang: str) -> str:
+    template = own_catalogue(lang)[key]
+    assert placeholders(template) <= set(facts), (lang, key, template)
+    text = render(key, facts, lang, _name_of, scope=SCOPE)
+    assert "{" not in text, (lang, text)
+    assert "None" not in text, (lang, text)
+    return text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_V6_catalogue_event_templates_format_with_real_facts(lang: str, zoo: list[V6Event]) -> None:
-    templates = own_catalogue(lang)
     for event in zoo:
-        facts: dict[str, Any] = event.facts()
-        template = templates[event.kind()]
-        assert placeholders(template) - {"cmd"} <= set(facts), (event.kind(), template)
-        text = render(event.kind(), facts, lang, _name_of, scope=SCOPE)
-        assert "{" not in text, text
-        assert "None" not in text, text
+        _rendered(event.kind(), event.facts(), lang)
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_V6_catalogue_error_templates_format_with_real_facts(lang: str, errors: list[CroupierError]) -> None:
-    templates = own_catalogue(lang)
     for error in errors:
-        if error.code == "dice_exhausted":
-            continue
-        template = templates[f"error.{error.code}"]
-        assert placeholders(template) - {"cmd"} <= set(error.facts), (error.code, template)
-        text = render(f"error.{error.code}", error.facts, lang, _name_of, scope=SCOPE)
-        assert "{" not in text, text
+        _rendered(f"error.{error.code}", dict(error.facts), lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_V6_catalogue_front_roles_and_joker_texts_format(lang: str) -> None:
+    for key, facts in FRONT.items():
+        _rendered(key, facts, lang)
+    for role in ROLES:
+        _rendered(f"role.{role}", {}, lang)
+    for name in registry.NAMES:
+        assert name in _rendered(f"v6.joker_info.{name}", {}, lang)
 
 
 def test_V6_catalogue_names_players_by_display_name(zoo: list[V6Event]) -> None:
     robbed = next(e for e in zoo if e.kind() == "v6.robbed")
-    text = render("v6.robbed", robbed.facts(), "de", _name_of, scope=SCOPE)
-    assert "Ben raubt Anna 1 Auge." in text  # singular for one pip
+    assert "Ben raubt Anna 1 Auge." in render("v6.robbed", robbed.facts(), "de", _name_of, scope=SCOPE)
+    assert "Ben robs 1 pip from Anna." in render("v6.robbed", robbed.facts(), "en", _name_of, scope=SCOPE)
+    assert "Ben vole 1 point à Anna." in render("v6.robbed", robbed.facts(), "fr", _name_of, scope=SCOPE)
+
+
+NAMED = "|".join(sorted({*PLAYER_FIELDS, "name", "joker"}))
+ELIDED = re.compile(rf"\b(?:de|que|le|la|du|ce|ne|se|jusque|lorsque|puisque) \{{(?:{NAMED})\b", re.IGNORECASE)
+
+
+def test_V6_catalogue_french_never_needs_an_elision_before_a_name() -> None:
+    """A template cannot write « d'Anna » and « de Ben » alike, so no article or « de »/« que » precedes a
+    name in French: « c'est à {player} de jouer », never « au tour de {player} »."""
+    for key, template in own_catalogue("fr").items():
+        assert not ELIDED.search(template), (key, template)
