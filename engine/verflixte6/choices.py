@@ -18,8 +18,12 @@ from engine.verflixte6.turns import can_act, to_act
 
 JOKER_GROUP = "jokers"
 
+# Tones: how strongly a front end may stress a choice (Discord's button colours).
+GO, HALT, GOOD = "go", "halt", "good"
+
 
 def choices(state: Durchgang) -> list[Choice]:
+    """Each choice's ``action`` names its label in the catalogue (``choice.<action>`` over ``facts``)."""
     pid = to_act(state)
     participant = find(state, pid) if pid is not None else None
     if participant is None or not can_act(state, participant.id):
@@ -30,7 +34,7 @@ def choices(state: Durchgang) -> list[Choice]:
             Choice(
                 action="choose_jokers",
                 words=name,
-                label=name,
+                facts={"joker": name},
                 group=JOKER_GROUP,
                 multi=True,
                 prefix="Joker:",
@@ -40,20 +44,20 @@ def choices(state: Durchgang) -> list[Choice]:
             for name in state.options.jokers
         ]
         if spiel is not None and spiel.jokers:
-            options.append(Choice(action="no_jokers", words="Joker: keine", label="Ohne Joker"))
-        return [*options, Choice(action="continue", words="weiter", label="Freiwurf")]
+            options.append(Choice(action="no_jokers", words="Joker: keine"))
+        return [*options, Choice(action="freiwurf", words="weiter", tone=GO)]
     if participant.role != PLAYING or spiel is None:  # pragma: no cover - can_act allows nothing else
         return []
     pending = spiel.pending
     if pending is None:
         playable = [name for name in spiel.jokers if registry.spec(name).announced and name not in spiel.used]
         return [
-            Choice(action="continue", words="weiter", label="Weiter"),
+            Choice(action="continue", words="weiter", tone=GO),
             *(
-                Choice(action="joker", words=f"weiter mit Joker {name}", label=name, group="joker")
+                Choice(action="joker", words=f"weiter mit Joker {name}", facts={"joker": name}, group="joker")
                 for name in playable
             ),
-            Choice(action="stop", words="stopp", label="Stopp"),
+            Choice(action="stop", words="stopp", tone=HALT),
         ]
     if pending.decision == VICTIM:
         exclude = state.beefmaker_victims if pending.source == beefmaker.NAME else ()
@@ -61,26 +65,23 @@ def choices(state: Durchgang) -> list[Choice]:
         return [
             *(
                 Choice(
-                    action="rob", words=_rob_words(state, victim), label=_name(state, victim), group="victim"
+                    action="rob", words=_rob_words(state, victim), facts={"player": victim}, group="victim"
                 )
                 for victim in victims
             ),
-            Choice(action="rob_none", words="raube nicht", label="Niemanden"),
+            Choice(action="rob_none", words="raube nicht"),
         ]
     if pending.decision == FIGHT:
-        return [
-            Choice(action="fight", words="kämpfen", label="Kämpfen"),
-            Choice(action="decline", words="kneifen", label="Kneifen"),
-        ]
+        return [Choice(action="fight", words="kämpfen", tone=GOOD), Choice(action="decline", words="kneifen")]
     if pending.decision == RETREAT:
         return [
-            Choice(action="continue", words="weiter", label="Zweiter Wurf"),
-            Choice(action="retreat", words="zurücktreten", label="Zurücktreten"),
+            Choice(action="second_throw", words="weiter", tone=GO),
+            Choice(action="retreat", words="zurücktreten"),
         ]
     if pending.decision == KEEP:
         return [
-            Choice(action="keep", words="behalten", label="Behalten"),
-            Choice(action="repeat", words="wiederholen", label="Wiederholen"),
+            Choice(action="keep", words="behalten", tone=GOOD),
+            Choice(action="repeat", words="wiederholen"),
         ]
     return []  # pragma: no cover - every decision is listed above
 

@@ -97,3 +97,16 @@ class Table:
 
 def kinds(events: Iterable[V6Event]) -> list[str]:
     return [e.kind() for e in events]
+
+
+SPARE_DICE = (4,) * 6  # more than any one command rolls; a 4 neither robs nor busts
+
+
+def attempt(state: Durchgang, text: str) -> Sequence[V6Event]:
+    """The events of the participant to act typing ``text`` now (a refusal raises); ``state`` stays."""
+    command = GAME.parse(text)
+    actor = GAME.to_act(state)
+    assert command is not None, text
+    assert actor is not None
+    _, events = GAME.apply(state, actor, command, ScriptedDice(SPARE_DICE))
+    return events

@@ -1,5 +1,5 @@
-"""The game's catalogue: every event, refusal, role and joker has a sentence in German, English and French,
-with the same keys and the same placeholders in each, and each formats with the facts it is given."""
+"""The game's catalogue: every event, refusal, role, joker and choice has a text in German, English and
+French, with the same keys and the same placeholders in each, and each formats with the facts it is given."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from .cases import event_zoo, other_errors, refusal_errors
 PACKAGE = Path(engine.verflixte6.__file__).parent
 SCOPE = (GAME.catalogue, GAME.name)
 RAISED = re.compile(r"(?:InvalidCommand|IllegalCommand|NotYourTurn)\(\s*\"([a-z_]+)\"")
+ACTION = re.compile(r"\baction=\"([a-z_]+)\"")
 # What the front ends render about the game itself, with the facts they pass (bot/replies.py).
 FRONT = {
     "game.title": {},
@@ -44,12 +45,17 @@ def codes_in_source() -> set[str]:
     }
 
 
+def actions_in_source() -> set[str]:
+    return set(ACTION.findall((PACKAGE / "choices.py").read_text(encoding="utf-8")))
+
+
 def expected_keys() -> set[str]:
     events = {cls.kind() for cls in all_event_classes()}
     codes = {f"error.{code}" for code in codes_in_source()}
     roles = {f"role.{role}" for role in ROLES}
     jokers = {f"v6.joker_info.{name}" for name in registry.NAMES}
-    return events | codes | roles | jokers | set(FRONT)
+    choices = {f"choice.{action}" for action in actions_in_source()}  # labels: test_choices renders them
+    return events | codes | roles | jokers | choices | set(FRONT)
 
 
 def fields(template: str) -> Iterator[str]:
@@ -79,7 +85,7 @@ def errors() -> list[CroupierError]:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_V6_catalogue_has_exactly_the_keys_the_game_uses(lang: str) -> None:
     keys, expected = set(own_catalogue(lang)), expected_keys()
-    assert expected - keys == set()  # every event, error code, role, joker and front text
+    assert expected - keys == set()  # every event, error code, role, joker, choice and front text
     assert keys - expected == set()  # nothing stale
 
 
