@@ -11,6 +11,7 @@ from engine.game import Result as GameResult
 from engine.verflixte6 import choices, rules, words
 from engine.verflixte6 import state as snapshot
 from engine.verflixte6.events import V6Event
+from engine.verflixte6.highlights import joker_highlights
 from engine.verflixte6.jokers import registry
 from engine.verflixte6.options import parse_options
 from engine.verflixte6.state import DID_NOT_PLAY, ORDERS, PRINZESSIN, ZOMBIE, Durchgang
@@ -65,7 +66,8 @@ class Verflixte6:
         return choices.choices(state)
 
     def highlights(self, before: Durchgang, after: Durchgang, events: Sequence[Event]) -> Sequence[Highlight]:
-        return ()
+        """The jokers a player chose, or brings into the Spiel at the Freiwurf: one card per player."""
+        return joker_highlights(after, events)
 
     def summary(self, state: Durchgang) -> dict[str, Any]:
         return {"players": {p.id: {"role": p.role, "points": p.points} for p in state.participants}}

@@ -25,6 +25,7 @@ PACKAGE = Path(engine.verflixte6.__file__).parent
 SCOPE = (GAME.catalogue, GAME.name)
 RAISED = re.compile(r"(?:InvalidCommand|IllegalCommand|NotYourTurn)\(\s*\"([a-z_]+)\"")
 ACTION = re.compile(r"\baction=\"([a-z_]+)\"")
+HIGHLIGHT = re.compile(r"\"(highlight\.[a-z_]+)\"")
 # What the front ends render about the game itself, with the facts they pass (bot/replies.py).
 FRONT = {
     "game.title": {},
@@ -49,13 +50,20 @@ def actions_in_source() -> set[str]:
     return set(ACTION.findall((PACKAGE / "choices.py").read_text(encoding="utf-8")))
 
 
+def highlights_in_source() -> set[str]:
+    return {
+        key for path in PACKAGE.rglob("*.py") for key in HIGHLIGHT.findall(path.read_text(encoding="utf-8"))
+    }
+
+
 def expected_keys() -> set[str]:
     events = {cls.kind() for cls in all_event_classes()}
     codes = {f"error.{code}" for code in codes_in_source()}
     roles = {f"role.{role}" for role in ROLES}
     jokers = {f"v6.joker_info.{name}" for name in registry.NAMES}
     choices = {f"choice.{action}" for action in actions_in_source()}  # labels: test_choices renders them
-    return events | codes | roles | jokers | choices | set(FRONT)
+    highlights = highlights_in_source()  # headings: test_highlights renders them
+    return events | codes | roles | jokers | choices | highlights | set(FRONT)
 
 
 def fields(template: str) -> Iterator[str]:
@@ -85,7 +93,7 @@ def errors() -> list[CroupierError]:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_V6_catalogue_has_exactly_the_keys_the_game_uses(lang: str) -> None:
     keys, expected = set(own_catalogue(lang)), expected_keys()
-    assert expected - keys == set()  # every event, error code, role, joker, choice and front text
+    assert expected - keys == set()  # every event, error, role, joker, choice, highlight, front text
     assert keys - expected == set()  # nothing stale
 
 
