@@ -1,4 +1,7 @@
-"""The shared replay example (the rule text's worked examples strung together) through parser and engine."""
+"""The replay example (the rule text's worked examples strung together) through parser and engine.
+
+It reads the repository's golden copy, so the test needs nothing outside the checkout.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +13,12 @@ from engine.errors import CroupierError
 from engine.game import Close, Join
 from engine.verflixte6 import GAME
 
-EXAMPLES = Path("/work/shared/examples")
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 
 
 def test_V6_seed_examples_replay_gives_the_expected_table() -> None:
-    script = json.loads((EXAMPLES / "verflixte6_seed_examples.json").read_text(encoding="utf-8"))
-    expected = json.loads((EXAMPLES / "verflixte6_seed_examples.expected.json").read_text(encoding="utf-8"))
+    script = json.loads((GOLDEN / "verflixte6_seed_examples.json").read_text(encoding="utf-8"))
+    expected = json.loads((GOLDEN / "verflixte6_seed_examples.expected.json").read_text(encoding="utf-8"))
     assert script["game"] == GAME.name
     dice = ScriptedDice(script["dice"])
     state = GAME.open(script.get("options", {}))
