@@ -171,11 +171,11 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    from bot.croupier import Croupier
     from bot.texts import render
-    from bot.verify import verify_games
 
     async def body(store: Store) -> int:
-        reports = await verify_games(store, game_id=args.durchgang)
+        reports = await Croupier(store=store).verify(game_id=args.durchgang)
         if not reports:
             print(render("common.verify_none", {}, "en"))
             return 0

@@ -27,24 +27,6 @@ CHANNEL = "console"
 GUILD = "console"
 _LINE = re.compile(r"^\s*(?:#(?P<id>\S+)\s+)?(?P<name>[^:]+?)\s*:\s*(?P<text>.*)$")
 
-SLASH_COMMANDS = (
-    "/tournament NAME",
-    "/open verflixte6|killer|killer-classic [option=value …]",
-    "/join",
-    "/leave",
-    "/start",
-    "/skip NAME",
-    "/remove NAME",
-    "/close",
-    "/standings",
-    "/export csv|json|markdown|bbcode",
-    "/verify [ID]",
-    "/settings language=de|en|fr timeout=SECONDS",
-    "/help",
-    "/rules",
-    "/jokers",
-)
-
 
 @dataclass(frozen=True)
 class Answer:
@@ -76,8 +58,7 @@ class Console:
         self._line_number += 1
         match = _LINE.match(raw)
         if match is None:
-            lang = await self._lang()
-            return Answer(str(self._line_number), False, render("error.bad_line", {}, lang))
+            return await self._refuse(str(self._line_number), "bad_line")
         line_id = match["id"] or str(self._line_number)
         message_id = f"console:{line_id}" if match["id"] else f"console:{self.session}:{line_id}"
         name, text = match["name"].strip(), match["text"].strip()
@@ -94,9 +75,16 @@ class Console:
         try:
             reply = await self._dispatch(msg)
         except StoreUnavailable:
-            lang = "de"
-            return Answer(line_id, False, render("error.store_unavailable", {}, lang))
+            return Answer(line_id, False, render("error.store_unavailable", {}, "de"))
         return Answer(line_id, reply.ok, reply.text, silent=reply.silent)
+
+    async def _refuse(self, line_id: str, code: str) -> Answer:
+        msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")
+        try:
+            reply = await self.croupier.say_error(msg, code)
+        except StoreUnavailable:
+            return Answer(line_id, False, render(f"error.{code}", {}, "de"))
+        return Answer(line_id, False, reply.text)
 
     async def _dispatch(self, msg: Incoming) -> Reply:
         if not msg.text.startswith("/"):
@@ -123,16 +111,10 @@ class Console:
             "/export": lambda msg, args: croupier.export(msg, args[0] if args else "markdown"),
             "/verify": lambda msg, args: croupier.verify_reply(msg, _int_or_none(args)),
             "/settings": lambda msg, args: croupier.change_settings(msg, _options(args)),
-            "/help": lambda msg, args: croupier.help_reply(msg, SLASH_COMMANDS),
+            "/help": lambda msg, args: croupier.help_reply(msg),
             "/rules": lambda msg, args: croupier.rules_reply(msg),
             "/jokers": lambda msg, args: croupier.jokers_reply(msg),
         }
-
-    async def _lang(self) -> str:
-        try:
-            return await self.croupier.language(GUILD, CHANNEL)
-        except StoreUnavailable:
-            return "de"
 
 
 def _lifecycle(verb: str, args: Sequence[str], msg: Incoming) -> Command | None:

@@ -1,11 +1,12 @@
-"""The croupier service: the one path every front end (Discord, console, replay) goes through.
+"""The croupier service: the one path every front end (Discord, console, replay, web) goes through.
 
-For every incoming message: take the channel's lock, load the game, let the engine apply the command
-with the game's own dice, then write everything the command changed — log entry, snapshot, participants
-— in ONE transaction, and only then render the reply from the events. A refused command writes
-nothing. A message id that was already handled is answered from the log and applied no second time;
-two processes racing on one game are kept apart by the version column (the loser reloads and answers
-from the log or from the new state).
+A typed line, a button press or a slash command is ONE unit of work: load the channel (its settings
+and open game, one read), decide what the request does (:mod:`bot.moves`, no I/O), write everything a
+move changed — snapshot, participants, log entry — and commit, then answer with a :class:`Reply` that
+already holds everything a front end draws. A line that no game reads as a command never reaches the
+store. A refusal writes nothing. A message id that was handled before is answered from the log and
+applied no second time; two processes racing on one game are kept apart by the version column (the
+loser reloads and answers from the log or from the new state).
 """
 
 from __future__ import annotations
@@ -14,29 +15,33 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from typing import Any
 
+from bot.actions import ChangeSettings, Context, Done, ModeratorAction, NewTournament, OpenGame
 from bot.exports import FORMATS, StandingsTable, to_markdown
-from bot.games import GAMES, game_named, language_of
+from bot.games import GAMES, language_of
 from bot.keyed_locks import KeyedLocks
-from bot.replies import Replier, Reply
-from bot.settings_words import parse_settings
+from bot.moves import Applied, Chat, Given, Pressed, Refusal, Request, Typed, decide, fields_of
+from bot.rendering import Narrator, Table
+from bot.replies import Attachment, Reply
+from bot.spelling import ConsoleSpelling, Spelling
 from bot.standings import joker_keys, joker_names, standings_of
 from bot.store import (
+    ChannelSettings,
+    ChannelState,
     DuplicateMessage,
-    GameAlreadyOpen,
     GameRecord,
     GameSave,
     NewLogEntry,
     StaleVersion,
     Store,
-    Tournament,
     UnitOfWork,
 )
-from bot.verify import verify_games
+from bot.verify import Report, verify_in
 from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand
 from engine.game import Command, Game, Timeout
@@ -59,10 +64,37 @@ class Incoming:
     author: str  # participant id (Discord user id; the name on the console)
     author_name: str
     text: str = ""
-    is_moderator: bool = False
+    is_moderator: bool = False  # a moderator whatever the channel says (Manage Server, --moderator)
     is_admin: bool = False
-    # A button drawn for one version of the game acts only on that version (None: no such check).
-    expected_version: int | None = None
+    roles: tuple[tuple[str, str], ...] = ()  # (id, name) of the author's roles, for the moderator role
+
+
+def might_be_command(text: str) -> bool:
+    """Whether some registered game reads the line as a command (or as a malformed one)."""
+    for game in GAMES.values():
+        try:
+            if game.parse(text) is not None:
+                return True
+        except CroupierError:
+            return True
+    return False
+
+
+def holds_role(msg: Incoming, role_setting: str | None) -> bool:
+    """Whether the author carries the configured moderator role, given by id, mention or name."""
+    if not role_setting:
+        return False
+    wanted = role_setting.strip()
+    for prefix in ("<@&", "@"):
+        if wanted.startswith(prefix):
+            wanted = wanted[len(prefix) :].rstrip(">")
+            break
+    folded = wanted.casefold()
+    return any(role_id == wanted or name.casefold() == folded for role_id, name in msg.roles)
+
+
+def moderates(msg: Incoming, settings: ChannelSettings) -> bool:
+    return msg.is_moderator or holds_role(msg, settings.moderator_role)
 
 
 @dataclass
@@ -73,219 +105,218 @@ class Croupier:
     dice_factory: DiceFactory | None = None
     seed_source: Callable[[str, int, int], bytes] | None = None
     clock: Clock = field(default=lambda: datetime.now(UTC))
-    command_names: Mapping[str, str] | None = None  # how the front end spells /join, /open … (console)
+    spelling: Spelling = field(default_factory=ConsoleSpelling)
     _locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
 
-    # ------------------------------------------------------------------ chat and typed commands
+    @cached_property
+    def narrator(self) -> Narrator:
+        return Narrator(self.spelling)
+
+    @property
+    def verifiable(self) -> bool:
+        """Dice come from the committed seed (not from a script), so commitments mean something."""
+        return self.dice_factory is None
+
+    # ------------------------------------------------------------------ moves
 
     async def handle_text(self, msg: Incoming) -> Reply:
         """A chat line: a command of the channel's open game, or chit-chat (answered with ``silent``)."""
-        return await self._guarded(msg, lambda: self._apply(msg, None))
+        if not might_be_command(msg.text):
+            return Reply.nothing()  # chit-chat never reaches the store
+        return await self._guarded(msg, lambda: self._move(msg, Typed(msg.text)))
+
+    async def handle_command_text(self, msg: Incoming) -> Reply:
+        """Words sent as a command (Discord's ``/zug``, ``/joker wählen``): like a chat line, but a
+        line that holds no command, or a channel without a game, gets a refusal rather than silence."""
+        return await self._guarded(msg, lambda: self._move(msg, Typed(msg.text, required=True)))
 
     async def execute(self, msg: Incoming, command: Command) -> Reply:
-        """Apply one typed command (from a button or a slash command) exactly once."""
-        return await self._guarded(msg, lambda: self._apply(msg, command))
+        """Apply a command a front end built (a slash command, the console's /join …) exactly once."""
+        return await self._guarded(msg, lambda: self._move(msg, Given(command)))
 
-    async def _apply(self, msg: Incoming, command: Command | None) -> Reply:
-        """Load, apply, persist and render in one unit of work; ``command`` None means: parse the text.
+    async def press(self, msg: Incoming, game_id: int, version: int, picked: tuple[int, ...]) -> Reply:
+        """A press on a board: checked against the game and version it was drawn for and the player to
+        act, then applied as the picked choices' words."""
+        return await self._guarded(msg, lambda: self._move(msg, Pressed(game_id, version, picked)))
 
-        There is no duplicate check up front: a message applied before fails on the log's unique
-        message id at the end (or is refused by the moved-on game), and :meth:`_guarded` then answers
-        from the log. That keeps the common path to one read of the game and one write.
-        """
+    async def _move(self, msg: Incoming, request: Request) -> Reply:
         async with self.store.unit_of_work() as uow:
             channel = await uow.channels.state(msg.guild, msg.channel)
-            record, settings = channel.game, channel.settings
-            if record is None and command is None:
-                # Chit-chat — or the redelivery of the move that ended the game: answer that as before.
-                earlier = await uow.log.find(msg.message_id)
-                return Reply.nothing() if earlier is None else Reply.from_log(earlier.reply)
-            if record is None:
-                raise _Refused(IllegalCommand("no_open_game"), None, settings.language)
+            record, lang = channel.game, language_of(channel)
+            if record is None or record.kind not in GAMES:
+                if isinstance(request, Typed) and not request.required:
+                    # Chit-chat — or the redelivery of the move that ended the game: answer that as before.
+                    return await self._earlier_or(uow, msg, Reply.nothing())
+                error = IllegalCommand("no_open_game")
+                refused = self.narrator.refusal(error, lang, private=isinstance(request, Pressed))
+                return await self._refuse(uow, msg, refused)
             game = GAMES[record.kind]
-            lang = settings.language or game.language
             state = game.load(record.snapshot)
-            if msg.expected_version is not None and msg.expected_version != record.version:
-                raise _Refused(IllegalCommand("outdated_choice"), record, lang, state=state)
-            if command is None:
-                try:
-                    command = game.parse(msg.text)
-                except CroupierError as error:
-                    raise _Refused(error, record, lang, state=state) from None
-                if command is None:
-                    return Reply.nothing()
-            if command.moderator_only and not msg.is_moderator:
-                raise _Refused(IllegalCommand("not_moderator"), record, lang)
-            dice = dice_mod.RecordingDice(self._dice_for(record))
-            try:
-                new_state, events = game.apply(state, msg.author, command, dice)
-            except CroupierError as error:
-                raise _Refused(error, record, lang, state=state) from None
-            now = self.clock()
-            finished = game.finished(new_state)
-            to_act = game.to_act(new_state)
-            deadline = self._deadline(record, to_act, settings.turn_timeout_seconds, now, finished)
-            seats = game.table(new_state)
-            reply = self.replier.game_reply(
+            outcome = decide(
                 game,
-                record,
-                new_state,
-                events,
-                lang,
-                revealed_seed=record.seed if finished and self.verifiable else None,
-                before=state,
+                record.id,
+                record.version,
+                state,
+                msg.author,
+                request,
+                moderator=moderates(msg, channel.settings),
+                dice=self._dice_for(record),
             )
-            await uow.games.save_and_log(
-                GameSave(
-                    record.id,
-                    expected_version=record.version,
-                    snapshot=game.dump(new_state),
-                    dice_used=record.dice_used + len(dice.faces),
-                    to_act=to_act,
-                    turn_deadline=deadline,
-                    participants=seats,
-                    status="closed" if finished else "open",
-                    closed_at=now if finished else None,
-                ),
-                NewLogEntry(
-                    message_id=msg.message_id,
-                    game_id=record.id,
-                    channel=msg.channel,
-                    actor=msg.author,
-                    text=msg.text or _describe(command),
-                    command={"type": type(command).__name__, **_fields(command)},
-                    events=[event.to_json() for event in events],
-                    dice=list(dice.faces),
-                    dice_from=record.dice_used,
-                    reply=reply.to_log(),
-                    now=now,
-                ),
-            )
+            if isinstance(outcome, Chat):
+                return Reply.nothing()
+            if isinstance(outcome, Refusal):
+                refused = self.narrator.refusal(
+                    outcome.error, lang, game=game, state=state, game_id=record.id, private=outcome.private
+                )
+                return await self._refuse(uow, msg, refused)
+            reply = await self._persist(uow, msg, record, game, state, outcome, channel.settings, lang)
             await uow.commit()
             return reply
+
+    async def _persist(
+        self,
+        uow: UnitOfWork,
+        msg: Incoming,
+        record: GameRecord,
+        game: Game[Any],
+        before: Any,
+        move: Applied,
+        settings: ChannelSettings,
+        lang: str,
+    ) -> Reply:
+        """Render the move's reply and write the move — game, participants, log entry — in one go."""
+        now = self.clock()
+        finished = game.finished(move.state)
+        to_act = game.to_act(move.state)
+        timeout = settings.turn_timeout_seconds
+        deadline = now + timedelta(seconds=timeout) if timeout and to_act and not finished else None
+        table = Table(game, record.id, record.number, record.version + 1, move.state)
+        seed = record.seed if finished and self.verifiable else None
+        reply = self.narrator.move(table, before, move.events, lang, actor=msg.author, seed=seed)
+        reply = replace(reply, deadline=deadline)
+        await uow.games.save_and_log(
+            GameSave(
+                record.id,
+                expected_version=record.version,
+                snapshot=game.dump(move.state),
+                dice_used=record.dice_used + len(move.dice),
+                to_act=to_act,
+                turn_deadline=deadline,
+                participants=game.table(move.state),
+                status="closed" if finished else "open",
+                closed_at=now if finished else None,
+            ),
+            NewLogEntry(
+                message_id=msg.message_id,
+                game_id=record.id,
+                channel=msg.channel,
+                actor=msg.author,
+                text=msg.text or move.words,
+                command={"type": type(move.command).__name__, **fields_of(move.command)},
+                events=[event.to_json() for event in move.events],
+                dice=list(move.dice),
+                dice_from=record.dice_used,
+                reply=reply.to_log(),
+                now=now,
+            ),
+        )
+        return reply
+
+    async def _earlier_or(self, uow: UnitOfWork, msg: Incoming, reply: Reply) -> Reply:
+        """A redelivered message gets the answer it got the first time; a new one gets ``reply``."""
+        earlier = await uow.log.find(msg.message_id)
+        return reply if earlier is None else Reply.from_log(earlier.reply)
+
+    async def _refuse(self, uow: UnitOfWork, msg: Incoming, refused: Reply) -> Reply:
+        """A refusal is recorded too (the message id and the answer, no game change), so a message is
+        judged once: redelivered after the game moved on, it gets the same refusal, never a move."""
+        earlier = await uow.log.find(msg.message_id)
+        if earlier is not None:
+            return Reply.from_log(earlier.reply)
+        await uow.log.append(
+            message_id=msg.message_id,
+            channel=msg.channel,
+            actor=msg.author,
+            text=msg.text,
+            reply=refused.to_log(),
+            now=self.clock(),
+        )
+        await uow.commit()
+        return refused
 
     # ------------------------------------------------------------------ moderator actions
 
     async def new_tournament(self, msg: Incoming, name: str, scoring: str = "sum") -> Reply:
-        """Start a new tournament in the channel; later games and standings belong to it."""
-        clean = " ".join(name.split())[:80]
-
-        def check() -> None:
-            if scoring not in ("sum", "placement"):
-                raise InvalidCommand("unknown_scoring", scoring=scoring, valid=["sum", "placement"])
-            if not clean:
-                raise InvalidCommand("tournament_name_missing")
-
-        async def act(uow: UnitOfWork, lang: str) -> tuple[Reply, int | None, dict[str, Any]]:
-            if await uow.games.open_in(msg.channel) is not None:
-                raise _Refused(IllegalCommand("game_still_open"), None, lang)
-            tournament = await uow.tournaments.create(
-                guild=msg.guild, channel=msg.channel, name=clean, scoring=scoring, now=self.clock()
-            )
-            reply = self.replier.simple(
-                "tournament_started", {"name": tournament.name, "scoring": scoring}, lang
-            )
-            return reply, None, {"type": "NewTournament", "name": clean, "scoring": scoring}
-
-        return await self._moderator_action(msg, check, act)
+        return await self.moderate(msg, NewTournament(name, scoring))
 
     async def open_game(self, msg: Incoming, kind: str, options: Mapping[str, Any]) -> Reply:
-        """Open a Durchgang / Killer game in the channel and publish its dice commitment."""
-        opened: list[tuple[Game[Any], Any]] = []
+        return await self.moderate(msg, OpenGame(kind, dict(options)))
 
-        def check() -> None:
-            game = game_named(kind)
-            opened.append((game, game.open(options)))
+    async def change_settings(self, msg: Incoming, options: Mapping[str, str]) -> Reply:
+        return await self.moderate(msg, ChangeSettings(dict(options)))
 
-        async def act(uow: UnitOfWork, lang: str) -> tuple[Reply, int | None, dict[str, Any]]:
-            game, state = opened[-1]
-            channel = await uow.channels.state(msg.guild, msg.channel)
-            lang = channel.settings.language or game.language
-            if channel.game is not None:
-                raise _Refused(IllegalCommand("game_already_open"), None, lang)
-            tournament = await self._current_tournament(uow, msg)
-            seed = self._new_seed(msg.channel, tournament.id, await uow.games.count_in(tournament.id) + 1)
-            try:
-                record = await uow.games.create(
-                    tournament_id=tournament.id,
-                    channel=msg.channel,
-                    kind=game.name,
-                    options=dict(options),
-                    seed=seed,
-                    commitment=dice_mod.commitment(seed),
-                    snapshot=game.dump(state),
-                    to_act=game.to_act(state),
-                    now=self.clock(),
-                )
-            except GameAlreadyOpen:
-                raise _Refused(IllegalCommand("game_already_open"), None, lang) from None
-            reply = self.replier.opened(game, record, tournament, state, lang, self.verifiable)
-            return reply, record.id, {"type": "Open", "game": game.name, "options": dict(options)}
-
-        return await self._moderator_action(msg, check, act)
-
-    async def _moderator_action(
-        self,
-        msg: Incoming,
-        check: Callable[[], None],
-        act: Callable[[UnitOfWork, str], Awaitable[tuple[Reply, int | None, dict[str, Any]]]],
-    ) -> Reply:
-        """The frame every moderator action shares: the right, the validation, exactly-once, one
-        logged transaction. ``check`` validates without the store; ``act`` changes the store and
-        returns the reply, the game it concerns and the command to log."""
+    async def moderate(self, msg: Incoming, action: ModeratorAction) -> Reply:
+        """The frame every moderator action shares: the right, the validation, exactly-once, and one
+        logged transaction."""
 
         async def run() -> Reply:
-            lang = await self._lang(msg)
-            if not msg.is_moderator:
-                raise _Refused(IllegalCommand("not_moderator"), None, lang)
-            try:
-                check()
-            except CroupierError as error:
-                raise _Refused(error, None, lang) from None
             async with self.store.unit_of_work() as uow:
+                channel = await uow.channels.state(msg.guild, msg.channel)
+                lang = language_of(channel)
+                allowed = moderates(msg, channel.settings)
+                refusal = action.check() if allowed else Refusal(IllegalCommand("not_moderator"))
+                if refusal is not None:
+                    return await self._refuse(uow, msg, self.narrator.refusal(refusal.error, lang))
                 earlier = await uow.log.find(msg.message_id)
                 if earlier is not None:
                     return Reply.from_log(earlier.reply)
-                reply, game_id, command = await act(uow, lang)
-                await uow.log.append(
-                    message_id=msg.message_id,
-                    game_id=game_id,
-                    channel=msg.channel,
-                    actor=msg.author,
-                    text=msg.text,
-                    command=command,
-                    reply=reply.to_log(),
-                    now=self.clock(),
-                )
-                await uow.commit()
-                return reply
+                outcome = await action.apply(uow, self._context(msg, channel, lang))
+                if isinstance(outcome, Done):
+                    await self._log_action(uow, msg, outcome)
+                    await uow.commit()
+                    return outcome.reply
+            # Refused by what the store holds — maybe because another process just handled this very
+            # message, and its write may have ended our transaction: judge it in a fresh one.
+            async with self.store.unit_of_work() as uow:
+                return await self._refuse(uow, msg, self.narrator.refusal(outcome.error, lang))
 
         return await self._guarded(msg, run)
 
-    # ------------------------------------------------------------------ read-only views
+    def _context(self, msg: Incoming, channel: ChannelState, lang: str) -> Context:
+        return Context(
+            guild=msg.guild,
+            channel=channel,
+            lang=lang,
+            now=self.clock(),
+            narrator=self.narrator,
+            new_seed=self._new_seed,
+            verifiable=self.verifiable,
+        )
 
-    async def language(self, guild: str, channel: str) -> str:
-        async with self.store.unit_of_work(read_only=True) as uow:
-            state = await uow.channels.state(guild, channel)
-        return language_of(state)
+    async def _log_action(self, uow: UnitOfWork, msg: Incoming, done: Done) -> None:
+        await uow.log.append(
+            message_id=msg.message_id,
+            game_id=done.game_id,
+            channel=msg.channel,
+            actor=msg.author,
+            text=msg.text,
+            command=done.logged,
+            reply=done.reply.to_log(),
+            now=self.clock(),
+        )
 
-    async def open_game_view(self, channel: str) -> tuple[GameRecord, Any] | None:
-        """The open game of a channel with its loaded state (for help texts and buttons)."""
-        async with self.store.unit_of_work(read_only=True) as uow:
-            record = await uow.games.open_in(channel)
-        if record is None:
-            return None
-        return record, GAMES[record.kind].load(record.snapshot)
+    # ------------------------------------------------------------------ turn timeouts
 
-    async def apply_due_timeouts(self) -> list[tuple[GameRecord, Reply]]:
-        """Apply the turn-timeout rule to every game whose deadline has passed (exactly once each)."""
+    async def apply_due_timeouts(self) -> list[tuple[str, Reply]]:
+        """Apply the turn-timeout rule to every game whose deadline has passed (exactly once each);
+        answers (channel, reply) for each."""
         async with self.store.unit_of_work(read_only=True) as uow:
             due = await uow.games.due(self.clock())
             guilds = {}
             for record in due:
                 tournament = await uow.tournaments.get(record.tournament_id)
                 guilds[record.id] = tournament.guild if tournament else ""
-        answered: list[tuple[GameRecord, Reply]] = []
+        answered: list[tuple[str, Reply]] = []
         for record in due:
             if record.to_act is None:
                 continue
@@ -297,158 +328,151 @@ class Croupier:
                 author_name=record.to_act,
                 is_moderator=True,
             )
-            answered.append((record, await self.execute(msg, Timeout())))
+            answered.append((record.channel, await self.execute(msg, Timeout())))
         return answered
+
+    # ------------------------------------------------------------------ read-only answers
 
     async def standings_reply(self, msg: Incoming) -> Reply:
         """The running tournament table, for everybody."""
-        table = await self.standings_table(msg.channel)
-        lang = await self._lang(msg)
+        async with self.store.unit_of_work(read_only=True) as uow:
+            lang = language_of(await uow.channels.state(msg.guild, msg.channel))
+            table = await self._standings(uow, msg.channel)
         if table is None:
-            return self.replier.simple("no_tournament", {}, lang)
+            return self.narrator.simple("common.no_tournament", {}, lang)
         if not table.rows:
-            return self.replier.simple("no_results", {"name": table.tournament}, lang)
-        return Reply(ok=True, text=to_markdown(table).rstrip(), lines=(), title=table.tournament)
+            return self.narrator.simple("common.no_results", {"name": table.tournament}, lang)
+        lines = tuple(to_markdown(table).rstrip().splitlines())
+        return Reply(ok=True, lines=lines, title=table.tournament, language=lang, standings=table)
 
     async def standings_table(self, channel: str, tournament_id: int | None = None) -> StandingsTable | None:
-        """The tournament table (verflixte 6 Durchgänge), computed from the closed games."""
+        """The tournament table (ranked games only), computed from the closed games."""
         async with self.store.unit_of_work(read_only=True) as uow:
-            tournament = (
-                await uow.tournaments.get(tournament_id)
-                if tournament_id is not None
-                else await uow.tournaments.current(channel)
-            )
-            if tournament is None:
-                return None
-            closed = await uow.games.closed_in(tournament.id)
-        return standings_of(tournament, closed)
+            return await self._standings(uow, channel, tournament_id)
+
+    async def _standings(
+        self, uow: UnitOfWork, channel: str, tournament_id: int | None = None
+    ) -> StandingsTable | None:
+        tournament = (
+            await uow.tournaments.get(tournament_id)
+            if tournament_id is not None
+            else await uow.tournaments.current(channel)
+        )
+        if tournament is None:
+            return None
+        return standings_of(tournament, await uow.games.closed_in(tournament.id))
 
     async def export(self, msg: Incoming, fmt: str) -> Reply:
-        """The standings in a paste-ready format; admins only."""
-        lang = await self._lang(msg)
-        if not msg.is_admin:
-            return self.replier.refusal(IllegalCommand("not_admin"), lang, None, None)
-        if fmt not in FORMATS:
-            error = InvalidCommand("unknown_format", format=fmt, valid=sorted(FORMATS))
-            return self.replier.refusal(error, lang, None, None)
-        table = await self.standings_table(msg.channel)
+        """The standings as a paste-ready file; admins only."""
+        async with self.store.unit_of_work(read_only=True) as uow:
+            lang = language_of(await uow.channels.state(msg.guild, msg.channel))
+            if not msg.is_admin:
+                return self.narrator.refusal(IllegalCommand("not_admin"), lang)
+            if fmt not in FORMATS:
+                error = InvalidCommand("unknown_format", format=fmt, valid=sorted(FORMATS))
+                return self.narrator.refusal(error, lang)
+            table = await self._standings(uow, msg.channel)
         if table is None:
-            return self.replier.simple("no_tournament", {}, lang)
-        return Reply(ok=True, text=FORMATS[fmt](table).rstrip("\n"))
+            return self.narrator.simple("common.no_tournament", {}, lang)
+        text = FORMATS[fmt](table).rstrip("\n")
+        note = self.narrator.line("discord.export_ready", {"name": table.tournament, "format": fmt}, lang)
+        return Reply(
+            ok=True,
+            lines=tuple(text.splitlines()),
+            title=note,
+            language=lang,
+            attachment=Attachment(table.tournament, fmt, text),
+            private=True,
+        )
 
     async def verify_reply(self, msg: Incoming, game_id: int | None = None) -> Reply:
         """Re-derive the dice of closed games from their revealed seeds and compare with the log."""
-        lang = await self._lang(msg)
-        reports = await verify_games(self.store, game_id=game_id, channel=None if game_id else msg.channel)
+        async with self.store.unit_of_work(read_only=True) as uow:
+            lang = language_of(await uow.channels.state(msg.guild, msg.channel))
+            reports = await verify_in(uow, game_id=game_id, channel=None if game_id else msg.channel)
         if not reports:
-            return self.replier.simple("verify_none", {}, lang)
-        lines = [self.replier.render(f"common.{r.key}", r.facts, lang) for r in reports]
-        return Reply(ok=all(r.ok for r in reports), text="\n".join(lines), lines=tuple(lines))
+            return self.narrator.simple("common.verify_none", {}, lang)
+        lines = tuple(self.narrator.line(f"common.{r.key}", r.facts, lang) for r in reports)
+        return Reply(ok=all(r.ok for r in reports), lines=lines, language=lang)
 
-    async def change_settings(self, msg: Incoming, options: Mapping[str, str]) -> Reply:
-        """Per-channel settings: language, moderator role, turn timeout (moderators only)."""
-        fields: dict[str, Any] = {}
+    async def verify(self, game_id: int | None = None) -> list[Report]:
+        """Every closed game's verification (``croupier verify``)."""
+        async with self.store.unit_of_work(read_only=True) as uow:
+            return await verify_in(uow, game_id=game_id)
 
-        def check() -> None:
-            fields.update(parse_settings(options))
-
-        async def act(uow: UnitOfWork, lang: str) -> tuple[Reply, int | None, dict[str, Any]]:
-            await uow.settings.set(msg.guild, msg.channel, **fields)
-            shown = ", ".join(f"{k}={v}" for k, v in fields.items())
-            reply = self.replier.simple(
-                "settings_changed", {"settings": shown}, fields.get("language") or lang
-            )
-            return reply, None, {"type": "Settings", **fields}
-
-        return await self._moderator_action(msg, check, act)
-
-    async def help_reply(self, msg: Incoming, commands: Sequence[str]) -> Reply:
-        lang = await self._lang(msg)
-        kind = await self._open_game_kind(msg.channel)
-        lines = [self.replier.render("common.help", {"commands": ", ".join(commands)}, lang)]
-        if kind is not None:
-            lines.append(self.replier.render("help.words", {}, lang, game=GAMES[kind]))
-        return Reply(ok=True, text="\n".join(lines), lines=tuple(lines))
+    async def help_reply(self, msg: Incoming) -> Reply:
+        """The commands of this front end, and the words of the open game."""
+        channel = await self._channel(msg)
+        lang = language_of(channel)
+        listing = ", ".join(self.spelling.listing(lang))
+        lines = [self.narrator.line("common.help", {"commands": listing}, lang)]
+        game = self._game_of(channel)
+        if game is not None:
+            lines.append(self.narrator.line("help.words", {}, lang, game=game))
+        return Reply(ok=True, lines=tuple(lines), language=lang)
 
     async def rules_reply(self, msg: Incoming) -> Reply:
-        lang = await self._lang(msg)
-        kind = await self._open_game_kind(msg.channel) or "verflixte6"
-        line = self.replier.render("help.rules", {}, lang, game=GAMES[kind])
-        return Reply(ok=True, text=line, lines=(line,))
+        """A summary of the open game's rules (Die verflixte 6!'s when none is open)."""
+        channel = await self._channel(msg)
+        lang = language_of(channel)
+        game = self._game_of(channel) or GAMES["verflixte6"]
+        return Reply(ok=True, lines=(self.narrator.line("help.rules", {}, lang, game=game),), language=lang)
 
     async def jokers_reply(self, msg: Incoming) -> Reply:
-        lang = await self._lang(msg)
-        view = await self.open_game_view(msg.channel)
-        enabled = joker_names(view[1]) if view is not None and view[0].kind == "verflixte6" else None
+        """The jokers of the open Durchgang (the default set when none is open)."""
+        channel = await self._channel(msg)
+        lang = language_of(channel)
         v6 = GAMES["verflixte6"]
-        lines = [
-            self.replier.render(f"v6.joker_info.{key}", {}, lang, game=v6) for key in joker_keys(enabled)
-        ]
-        return Reply(ok=True, text="\n".join(lines), lines=tuple(lines))
+        record = channel.game
+        enabled = joker_names(v6.load(record.snapshot)) if record and record.kind == v6.name else None
+        lines = tuple(
+            self.narrator.line(f"v6.joker_info.{key}", {}, lang, game=v6) for key in joker_keys(enabled)
+        )
+        return Reply(ok=True, lines=lines, language=lang)
 
     async def say_error(self, msg: Incoming, code: str, **facts: Any) -> Reply:
-        lang = await self._lang(msg)
-        return self.replier.refusal(InvalidCommand(code, **facts), lang, None, None)
+        """A refusal the front end found (an unknown command, a malformed line), in the channel's language."""
+        lang = language_of(await self._channel(msg))
+        return self.narrator.refusal(InvalidCommand(code, **facts), lang)
+
+    async def final_state(self, guild: str, channel: str, game_id: int) -> tuple[dict[str, Any], int] | None:
+        """A game's replay summary and the dice it used (``croupier replay``)."""
+        async with self.store.unit_of_work(read_only=True) as uow:
+            record = await uow.games.get(game_id)
+        if record is None or record.channel != channel or record.kind not in GAMES:
+            return None
+        game = GAMES[record.kind]
+        return game.summary(game.load(record.snapshot)), record.dice_used
 
     # ------------------------------------------------------------------ plumbing
 
-    @property
-    def verifiable(self) -> bool:
-        """Dice come from the committed seed (not from a script), so commitments mean something."""
-        return self.dice_factory is None
+    async def _channel(self, msg: Incoming) -> ChannelState:
+        async with self.store.unit_of_work(read_only=True) as uow:
+            return await uow.channels.state(msg.guild, msg.channel)
 
-    @property
-    def replier(self) -> Replier:
-        return Replier(self.command_names)
+    def _game_of(self, channel: ChannelState) -> Game[Any] | None:
+        record = channel.game
+        return GAMES.get(record.kind) if record is not None else None
 
     async def _guarded(self, msg: Incoming, run: Callable[[], Awaitable[Reply]]) -> Reply:
-        """Serialise per channel, retry lost races, and turn refusals into replies."""
+        """Serialise per channel, and retry a lost race (another process wrote first)."""
         async with self._locks.hold(msg.channel):
             for attempt in range(_MAX_ATTEMPTS):
                 try:
                     return await run()
-                except _Refused as refused:
-                    # A redelivered message may be refused by the game it already moved on.
-                    earlier = await self._earlier(msg.message_id)
-                    if earlier is not None:
-                        return earlier
-                    return self.replier.refusal(refused.error, refused.lang, refused.record, refused.state)
                 except DuplicateMessage:
                     earlier = await self._earlier(msg.message_id)
                     if earlier is not None:
                         return earlier
-                    continue
                 except StaleVersion:
-                    # Another process applied a move first: reload and try again.
                     log.info("lost a race on channel %s (attempt %d); reloading", msg.channel, attempt + 1)
-                    continue
-            return self.replier.refusal(IllegalCommand("busy_try_again"), await self._lang(msg), None, None)
-
-    async def answered(self, message_id: str) -> Reply | None:
-        """The answer a message got when it was handled before (by any process), if it was."""
-        return await self._earlier(message_id)
+            lang = language_of(await self._channel(msg))
+            return self.narrator.refusal(IllegalCommand("busy_try_again"), lang)
 
     async def _earlier(self, message_id: str) -> Reply | None:
-        """The answer a message got when it was handled before, if it was."""
         async with self.store.unit_of_work(read_only=True) as uow:
             entry = await uow.log.find(message_id)
         return None if entry is None else Reply.from_log(entry.reply)
-
-    async def _open_game_kind(self, channel: str) -> str | None:
-        async with self.store.unit_of_work(read_only=True) as uow:
-            record = await uow.games.open_in(channel)
-        return record.kind if record else None
-
-    async def _lang(self, msg: Incoming) -> str:
-        return await self.language(msg.guild, msg.channel)
-
-    async def _current_tournament(self, uow: Any, msg: Incoming) -> Tournament:
-        tournament: Tournament | None = await uow.tournaments.current(msg.channel)
-        if tournament is None:
-            tournament = await uow.tournaments.create(
-                guild=msg.guild, channel=msg.channel, name="Turnier", scoring="sum", now=self.clock()
-            )
-        return tournament
 
     def _dice_for(self, record: GameRecord) -> dice_mod.DiceSource:
         if self.dice_factory is not None:
@@ -460,21 +484,9 @@ class Croupier:
             return self.seed_source(channel, tournament_id, number)
         return secrets.token_bytes(32)
 
-    def _deadline(
-        self,
-        record: GameRecord,
-        to_act: str | None,
-        timeout_seconds: int | None,
-        now: datetime,
-        finished: bool,
-    ) -> datetime | None:
-        if finished or to_act is None or not timeout_seconds:
-            return None
-        return now + timedelta(seconds=timeout_seconds)
-
 
 def seed_from_text(text: str) -> Callable[[str, int, int], bytes]:
-    """Deterministic Durchgang seeds for demos and tests (``--dice-seed``); never for real tournaments."""
+    """Deterministic game seeds for demos and tests (``--dice-seed``); never for real tournaments."""
 
     def derive(channel: str, tournament_id: int, number: int) -> bytes:
         message = f"{channel}:{tournament_id}:{number}".encode()
@@ -483,28 +495,4 @@ def seed_from_text(text: str) -> Callable[[str, int, int], bytes]:
     return derive
 
 
-class _Refused(Exception):
-    """Internal: a refusal leaving the unit of work (which then rolls back)."""
-
-    def __init__(
-        self, error: CroupierError, record: GameRecord | None, lang: str | None, state: Any = None
-    ) -> None:
-        super().__init__(error.code)
-        self.error = error
-        self.record = record
-        self.lang = lang or "de"
-        self.state = state
-
-
-def _fields(command: Command) -> dict[str, Any]:
-    """A command's fields as JSON values (commands are flat: strings, numbers, tuples of them)."""
-    values = {spec.name: getattr(command, spec.name) for spec in fields(command)}
-    return {key: list(value) if isinstance(value, tuple) else value for key, value in values.items()}
-
-
-def _describe(command: Command) -> str:
-    values = " ".join(str(v) for v in _fields(command).values() if v not in (None, "", []))
-    return f"/{type(command).__name__.lower()}{' ' + values if values else ''}"
-
-
-__all__ = ["Croupier", "Incoming", "Reply", "seed_from_text"]
+__all__ = ["Croupier", "Incoming", "Reply", "holds_role", "might_be_command", "seed_from_text"]

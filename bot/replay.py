@@ -12,7 +12,7 @@ import json
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -25,6 +25,7 @@ from engine.dice import ScriptedDice
 from engine.game import Close, Join, Start
 
 MODERATOR = "croupier-replay"
+GAME_ID = 1  # the replay's store is new: its one game is the first
 
 
 class ScriptLine(BaseModel):
@@ -37,12 +38,19 @@ class ScriptLine(BaseModel):
 class Script(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: Literal["verflixte6", "killer", "killer-classic"]
+    game: str
     players: list[str] = Field(min_length=1)
     options: dict[str, Any] = Field(default_factory=dict)
     dice: list[int] = Field(default_factory=list)
     lines: list[ScriptLine] = Field(default_factory=list)
     close: bool = True
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, game: str) -> str:
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+        return game
 
     @field_validator("players")
     @classmethod
@@ -128,27 +136,20 @@ async def _play(script: Script, store: Store) -> dict[str, Any]:
         if _out_of_dice(reply):
             raise ScriptError(f"lines[{number - 1}] ({line.sender!r}: {line.text!r}): the dice ran out", 3)
         if reply.silent:
-            text = render("common.not_a_command", {}, game.language)
+            text = render("error.not_a_command", {}, game.language)
             replies.append({"ok": False, "text": text})
         else:
             replies.append({"ok": reply.ok, "text": reply.text})
 
-    view = await croupier.open_game_view("replay")
-    if view is not None and script.close:
+    if script.close:
         closing = await croupier.execute(message(MODERATOR, moderator=True), Close())
         if _out_of_dice(closing):
             raise ScriptError("close: the dice ran out", 3)
-    record, state = await _final(store)
-    used = record.dice_used
-    return {**game.summary(state), "replies": replies, "dice_left": max(len(script.dice) - used, 0)}
-
-
-async def _final(store: Store) -> tuple[GameRecord, Any]:
-    async with store.unit_of_work(read_only=True) as uow:
-        record = await uow.games.get(1)
-    if record is None:  # pragma: no cover - the game was opened above
+    final = await croupier.final_state("replay", "replay", GAME_ID)
+    if final is None:  # pragma: no cover - the game was opened above
         raise ScriptError("the game could not be opened", 2)
-    return record, GAMES[record.kind].load(record.snapshot)
+    summary, used = final
+    return {**summary, "replies": replies, "dice_left": max(len(script.dice) - used, 0)}
 
 
 def _shown(part: object) -> str:

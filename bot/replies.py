@@ -1,24 +1,26 @@
-"""What the croupier answers, built from engine facts: text for the console and replay, structured
-parts (lines, running table, commitment) for Discord embeds. Every sentence comes from bot.texts."""
+"""What the croupier answers: one :class:`Reply` that carries everything a front end draws.
+
+The service renders every sentence and label in the channel's language before a reply leaves it;
+front ends (console, Discord, replay, web) only arrange these parts in their medium and never look at
+a game's state. A reply is also what the command log keeps, so a redelivered message is answered with
+exactly what it got the first time (:meth:`Reply.to_log`, :meth:`Reply.from_log`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from datetime import datetime
 from typing import Any
 
-from bot import texts
-from bot.games import GAMES, scope_of
-from bot.store import GameRecord, Tournament
-from engine.errors import CroupierError
-from engine.game import Event, Game, Seat
+from bot.exports import StandingsTable
 
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the running table as shown to people."""
+    """One seat of the running table as shown to people."""
 
-    player: str
+    player: str  # participant id
     name: str
     role: str  # role code
     role_label: str  # localised
@@ -27,169 +29,154 @@ class Row:
 
 
 @dataclass(frozen=True)
+class Button:
+    """One choice of the board: its place among the board's choices, and how it is shown."""
+
+    index: int
+    label: str
+    action: str
+    group: str = ""  # choices of one group form one select menu
+    multi: bool = False
+    limit: int = 0  # a multi group's most picks (0: all)
+    tone: str = ""  # "" | "go" | "halt" | "good"
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the player to act may press now, bound to the game version it was drawn for."""
+
+    game_id: int
+    version: int
+    player: str  # the only participant whose presses count
+    buttons: tuple[Button, ...]
+    placeholders: tuple[tuple[str, str], ...] = ()  # (group, what its select menu says when empty)
+
+    def placeholder(self, group: str) -> str:
+        return next((text for name, text in self.placeholders if name == group), "")
+
+
+@dataclass(frozen=True)
+class Card:
+    """A highlight beside the story (the jokers a player brings): a heading and named entries."""
+
+    title: str
+    entries: tuple[tuple[str, str], ...]  # (shown name, its text)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file a reply hands over (an export): a file name stem, its format and its text."""
+
+    stem: str
+    format: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Reply:
     ok: bool
-    text: str = ""
-    lines: tuple[str, ...] = ()
-    title: str = ""
+    lines: tuple[str, ...] = ()  # the story, in order
+    title: str = ""  # the game's title ("Durchgang 3"), or what a plain answer is about
     table: tuple[Row, ...] = ()
+    board: Board | None = None
+    cards: tuple[Card, ...] = ()
+    language: str = "de"
     game_id: int | None = None
     game_kind: str | None = None
+    version: int | None = None  # the game's version after this reply
     to_act: str | None = None
+    wake: str | None = None  # whom to ping: the turn passed to someone who did not just act
+    deadline: datetime | None = None  # when the player to act times out
     commitment: str | None = None
     seed: str | None = None
     error_code: str | None = None
-    silent: bool = False
-    duplicate: bool = False
-    events: tuple[dict[str, Any], ...] = field(default=())
+    private: bool = False  # only for the person who asked (advice, a refusal of a press)
+    silent: bool = False  # chit-chat: say nothing
+    duplicate: bool = False  # answered from the log: the message was handled before
+    attachment: Attachment | None = None
+    standings: StandingsTable | None = None  # the tournament table, for front ends that draw it
 
     @classmethod
     def nothing(cls) -> Reply:
         """The answer to chit-chat: say nothing (the console shows a dim note)."""
         return cls(ok=True, silent=True)
 
-    def to_log(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in _REPLY_FIELDS}
-        data["lines"] = list(self.lines)
-        data["table"] = [{name: getattr(row, name) for name in _ROW_FIELDS} for row in self.table]
-        data["events"] = list(self.events)
-        return data
-
-    @classmethod
-    def from_log(cls, data: Mapping[str, Any]) -> Reply:
-        values = dict(data)
-        values["lines"] = tuple(values.get("lines", ()))
-        values["events"] = tuple(values.get("events", ()))
-        values["table"] = tuple(Row(**row) for row in values.get("table", ()))
-        values["duplicate"] = True
-        return cls(**values)
-
-
-# Every command logs its reply: plain loops over the field names, not dataclasses.asdict's deep copy.
-_REPLY_FIELDS = tuple(field.name for field in fields(Reply))
-_ROW_FIELDS = tuple(field.name for field in fields(Row))
-
-
-class Replier:
-    """Turns events, refusals and states into replies in one language."""
-
-    def __init__(self, commands: Mapping[str, str] | None = None) -> None:
-        self.commands = commands
-
-    def render(
-        self,
-        key: str,
-        facts: Mapping[str, Any],
-        lang: str,
-        name_of: Callable[[str], str] = str,
-        game: Game[Any] | None = None,
-    ) -> str:
-        scope = scope_of(game) if game is not None else None
-        return texts.render(key, facts, lang, name_of, self.commands, scope)
-
-    def game_reply(
-        self,
-        game: Game[Any],
-        record: GameRecord,
-        state: Any,
-        events: Sequence[Event],
-        lang: str,
-        revealed_seed: bytes | None = None,
-        before: Any = None,
-    ) -> Reply:
-        seats = game.table(state)
-        # Someone who left or was removed is still named in this reply's events.
-        name_of = _namer([*game.table(before), *seats] if before is not None else seats)
-        lines = [self.render(event.kind(), event.facts(), lang, name_of, game) for event in events]
-        seed_hex = revealed_seed.hex() if revealed_seed is not None else None
-        if seed_hex is not None:
-            lines.append(self.render("common.seed_revealed", {"seed": seed_hex}, lang))
-        return self._about_game(
-            game, record, state, lines, lang, seed=seed_hex, events=tuple(e.to_json() for e in events)
-        )
-
-    def opened(
-        self,
-        game: Game[Any],
-        record: GameRecord,
-        tournament: Tournament,
-        state: Any,
-        lang: str,
-        verifiable: bool = True,
-    ) -> Reply:
-        facts = {"number": record.number, "tournament": tournament.name, "commitment": record.commitment}
-        lines = [self.render("game.opened", facts, lang, game=game)]
-        if verifiable:
-            lines.append(self.render("common.commitment", facts, lang))
-        commitment = record.commitment if verifiable else None
-        return self._about_game(game, record, state, lines, lang, commitment=commitment)
-
-    def _about_game(
-        self,
-        game: Game[Any],
-        record: GameRecord,
-        state: Any,
-        lines: Sequence[str],
-        lang: str,
-        **extra: Any,
-    ) -> Reply:
-        """A reply about a game: its lines, then the running table under the game's title."""
-        title = self.render("game.round", {"number": record.number}, lang, game=game)
-        rows = self.rows(game, game.table(state), lang)
-        return Reply(
-            ok=True,
-            text=self._text(lines, title, rows, lang),
-            lines=tuple(lines),
-            title=title,
-            table=rows,
-            game_id=record.id,
-            game_kind=game.name,
-            to_act=game.to_act(state),
-            **extra,
-        )
-
-    def simple(self, key: str, facts: Mapping[str, Any], lang: str) -> Reply:
-        line = self.render(f"common.{key}", facts, lang)
-        return Reply(ok=True, text=line, lines=(line,))
-
-    def refusal(self, error: CroupierError, lang: str, record: GameRecord | None, state: Any | None) -> Reply:
-        name_of = str
-        game = GAMES.get(record.kind) if record is not None else None
-        if game is not None and state is not None:
-            name_of = _namer(game.table(state))
-        line = self.render(f"error.{error.code}", dict(error.facts), lang, name_of, game)
-        return Reply(
-            ok=False,
-            text=line,
-            lines=(line,),
-            error_code=error.code,
-            game_id=record.id if record else None,
-            game_kind=record.kind if record else None,
-        )
-
-    def rows(self, game: Game[Any], seats: Sequence[Seat], lang: str) -> tuple[Row, ...]:
-        return tuple(
-            Row(
-                player=seat.player,
-                name=seat.name,
-                role=seat.role,
-                role_label=self.render(f"role.{seat.role}", {}, lang, game=game),
-                points=seat.points,
-                to_act=seat.to_act,
-            )
-            for seat in seats
-        )
-
-    def _text(self, lines: Sequence[str], title: str, rows: Sequence[Row], lang: str) -> str:
-        parts = list(lines)
-        if rows:
-            parts.append(f"— {title} —")
-            for row in rows:
+    @property
+    def text(self) -> str:
+        """The whole reply as plain lines: the story, then the running table (console, replay)."""
+        parts = list(self.lines)
+        if self.table:
+            parts.append(f"— {self.title} —")
+            for row in self.table:
                 marker = "▶ " if row.to_act else "  "
                 parts.append(f"{marker}{row.name} ({row.role_label}): {row.points}")
         return "\n".join(parts)
 
+    def to_log(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in _SIMPLE_FIELDS}
+        data["lines"] = list(self.lines)
+        data["table"] = [_plain(row) for row in self.table]
+        data["cards"] = [
+            {"title": card.title, "entries": [list(e) for e in card.entries]} for card in self.cards
+        ]
+        data["board"] = None if self.board is None else _board_to_log(self.board)
+        data["deadline"] = None if self.deadline is None else self.deadline.isoformat()
+        data["attachment"] = None if self.attachment is None else _plain(self.attachment)
+        return data
 
-def _namer(seats: Sequence[Seat]) -> Any:
-    names = {seat.player: seat.name for seat in seats}
-    return lambda player: names.get(player, player)
+    @classmethod
+    def from_log(cls, data: Mapping[str, Any]) -> Reply:
+        """The reply as logged, marked as a repeat. Unknown keys (from older versions) are ignored."""
+        values = {name: data[name] for name in _SIMPLE_FIELDS if name in data}
+        values["lines"] = tuple(data.get("lines", ()))
+        values["table"] = tuple(Row(**row) for row in data.get("table", ()))
+        values["cards"] = tuple(
+            Card(card["title"], tuple((str(n), str(t)) for n, t in card["entries"]))
+            for card in data.get("cards", ())
+        )
+        board = data.get("board")
+        values["board"] = None if board is None else _board_from_log(board)
+        deadline = data.get("deadline")
+        values["deadline"] = None if deadline is None else datetime.fromisoformat(deadline)
+        attachment = data.get("attachment")
+        values["attachment"] = None if attachment is None else Attachment(**attachment)
+        return replace(cls(ok=bool(data.get("ok", False))), **values, duplicate=True)
+
+
+# Structured fields are logged by hand; the standings are never logged (views write nothing).
+_STRUCTURED = frozenset(
+    {"lines", "table", "cards", "board", "deadline", "attachment", "duplicate", "standings"}
+)
+_SIMPLE_FIELDS = tuple(f.name for f in fields(Reply) if f.name not in _STRUCTURED)
+
+
+def _plain(value: Any) -> dict[str, Any]:
+    return {f.name: getattr(value, f.name) for f in fields(value)}
+
+
+def _board_to_log(board: Board) -> dict[str, Any]:
+    return {
+        "game_id": board.game_id,
+        "version": board.version,
+        "player": board.player,
+        "buttons": [_plain(button) for button in board.buttons],
+        "placeholders": [list(pair) for pair in board.placeholders],
+    }
+
+
+def _board_from_log(data: Mapping[str, Any]) -> Board:
+    return Board(
+        game_id=data["game_id"],
+        version=data["version"],
+        player=data["player"],
+        buttons=tuple(Button(**button) for button in data["buttons"]),
+        placeholders=tuple((str(g), str(t)) for g, t in data.get("placeholders", ())),
+    )
+
+
+def with_lines(reply: Reply, *lines: str) -> Reply:
+    """The reply with more story lines after its own."""
+    return replace(reply, lines=(*reply.lines, *lines))
+
+
+__all__ = ["Attachment", "Board", "Button", "Card", "Reply", "Row", "with_lines"]

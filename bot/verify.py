@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.store import Store
+from bot.store import UnitOfWork
 from engine.dice import commitment, derive_die
 
 
@@ -23,14 +23,14 @@ class Report:
     facts: dict[str, Any] = field(default_factory=dict)
 
 
-async def verify_games(store: Store, game_id: int | None = None, channel: str | None = None) -> list[Report]:
-    async with store.unit_of_work(read_only=True) as uow:
-        games = [
-            game
-            for game in await uow.games.list_closed(game_id=game_id)
-            if channel is None or game.channel == channel
-        ]
-        logs = {game.id: await uow.log.of_game(game.id) for game in games}
+async def verify_in(uow: UnitOfWork, game_id: int | None = None, channel: str | None = None) -> list[Report]:
+    """The closed games (one, or a channel's, or all) checked against their logs."""
+    games = [
+        game
+        for game in await uow.games.list_closed(game_id=game_id)
+        if channel is None or game.channel == channel
+    ]
+    logs = {game.id: await uow.log.of_game(game.id) for game in games}
     reports = []
     for game in games:
         facts: dict[str, Any] = {"number": game.number, "commitment": game.commitment[:16] + "…"}

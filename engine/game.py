@@ -140,6 +140,7 @@ class Game(Protocol[State]):
     catalogue: ClassVar[str]  # the package whose texts/<lang>.json hold every sentence of the game
     options: ClassVar[tuple[OptionSpec, ...]]  # what /open accepts
     ranked: ClassVar[bool]  # whether finished games count in the tournament standings
+    colour: ClassVar[int]  # an accent colour (0xRRGGBB) front ends may show the game in
 
     def open(self, options: Mapping[str, Any]) -> State:
         """A new game with validated options; bad options raise InvalidCommand."""

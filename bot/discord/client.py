@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.croupier import Croupier
 from bot.discord.boards import ChoiceButton, ChoiceSelect
-from bot.discord.commands import SLASH_COMMANDS
+from bot.discord.commands import DiscordSpelling
 from bot.discord.front import Front, front_of
 from bot.discord.mentions import nobody
 from bot.discord.options import BotOptions
@@ -40,8 +40,8 @@ class CroupierTree(app_commands.CommandTree):
 class CroupierBot(discord.AutoShardedClient):
     def __init__(self, croupier: Croupier, options: BotOptions | None = None) -> None:
         self.options = options or BotOptions()
-        if croupier.command_names is None:
-            croupier.command_names = SLASH_COMMANDS  # replies name the Discord commands, not the console's
+        # Replies name the Discord commands, not the console's.
+        croupier.spelling = DiscordSpelling()
         shards: dict[str, Any] = {}
         if self.options.shard_count is not None:
             shards["shard_count"] = self.options.shard_count

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+
+from bot.discord.slash.names import shown_commands
 
 SLASH_COMMANDS: Mapping[str, str] = {
     "close": "/durchgang schliessen",
@@ -16,3 +18,13 @@ SLASH_COMMANDS: Mapping[str, str] = {
     "tournament": "/turnier",
     "verify": "/pruefen",
 }
+
+
+class DiscordSpelling:
+    """Slash commands by their base names in sentences; the help lists them as the language names them."""
+
+    def commands(self, lang: str) -> Mapping[str, str]:
+        return SLASH_COMMANDS
+
+    def listing(self, lang: str) -> Sequence[str]:
+        return shown_commands(lang)

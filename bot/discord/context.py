@@ -1,37 +1,16 @@
-"""Who is speaking where: the channel's settings and open game, the speaker's rights, and the
-:class:`Incoming` line the service gets from a Discord message or interaction."""
+"""Who is speaking where: the :class:`Incoming` the service gets from a Discord message or interaction.
+
+The front end reads nothing from the store: it passes the author's roles and server permissions, and
+the service decides — with the channel's settings it loads anyway — who moderates.
+"""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import discord
 
 from bot.croupier import Incoming
-from bot.games import language_of
-from bot.store import ChannelSettings, ChannelState, GameRecord, Store
+from bot.discord.mentions import service_text
 from bot.texts import LANGUAGES
-
-_ROLE_MENTION_PREFIXES = ("<@&", "@")
-
-
-@dataclass(frozen=True)
-class ChannelView:
-    """One read of what the front end needs before asking the service: settings and open game."""
-
-    settings: ChannelSettings
-    record: GameRecord | None
-
-    @property
-    def language(self) -> str:
-        return language_of(ChannelState(self.settings, self.record))
-
-
-async def read_channel(store: Store, guild: str, channel: str) -> ChannelView:
-    """Settings and open game of a channel in one read-only transaction."""
-    async with store.unit_of_work(read_only=True) as uow:
-        state = await uow.channels.state(guild, channel)
-    return ChannelView(state.settings, state.game)
 
 
 def language_of_locale(locale: discord.Locale | str | None) -> str:
@@ -40,24 +19,10 @@ def language_of_locale(locale: discord.Locale | str | None) -> str:
     return code if code in LANGUAGES else "de"
 
 
-def has_moderator_role(member: discord.abc.User, role_setting: str | None) -> bool:
-    """Whether the member carries the configured moderator role, given by id, mention or name."""
-    if not role_setting or not isinstance(member, discord.Member):
-        return False
-    wanted = role_setting.strip()
-    for prefix in _ROLE_MENTION_PREFIXES:
-        if wanted.startswith(prefix):
-            wanted = wanted[len(prefix) :].rstrip(">")
-            break
-    folded = wanted.casefold()
-    return any(str(role.id) == wanted or role.name.casefold() == folded for role in member.roles)
-
-
-def may_moderate(
-    permissions: discord.Permissions, member: discord.abc.User, role_setting: str | None
-) -> bool:
-    """Moderators: the configured role, or Manage Server (Administrator implies it)."""
-    return permissions.manage_guild or permissions.administrator or has_moderator_role(member, role_setting)
+def may_moderate(permissions: discord.Permissions) -> bool:
+    """Moderators by server permission (Manage Server; Administrator implies it). The configured
+    moderator role is checked by the service against the author's roles."""
+    return permissions.manage_guild or permissions.administrator
 
 
 def may_administer(permissions: discord.Permissions) -> bool:
@@ -65,7 +30,13 @@ def may_administer(permissions: discord.Permissions) -> bool:
     return permissions.administrator or permissions.manage_guild
 
 
-def from_message(message: discord.Message, text: str, view: ChannelView) -> Incoming:
+def roles_of(user: discord.abc.User) -> tuple[tuple[str, str], ...]:
+    if not isinstance(user, discord.Member):
+        return ()
+    return tuple((str(role.id), role.name) for role in user.roles)
+
+
+def from_message(message: discord.Message, text: str | None = None) -> Incoming:
     assert message.guild is not None
     author = message.author
     permissions = (
@@ -77,13 +48,14 @@ def from_message(message: discord.Message, text: str, view: ChannelView) -> Inco
         channel=str(message.channel.id),
         author=str(author.id),
         author_name=author.display_name,
-        text=text,
-        is_moderator=may_moderate(permissions, author, view.settings.moderator_role),
+        text=service_text(message.content).strip() if text is None else text,
+        is_moderator=may_moderate(permissions),
         is_admin=may_administer(permissions),
+        roles=roles_of(author),
     )
 
 
-def from_interaction(interaction: discord.Interaction, view: ChannelView, text: str = "") -> Incoming:
+def from_interaction(interaction: discord.Interaction, text: str = "") -> Incoming:
     permissions = interaction.permissions
     return Incoming(
         message_id=f"interaction:{interaction.id}",
@@ -91,7 +63,8 @@ def from_interaction(interaction: discord.Interaction, view: ChannelView, text: 
         channel=str(interaction.channel_id or ""),
         author=str(interaction.user.id),
         author_name=interaction.user.display_name,
-        text=text,
-        is_moderator=may_moderate(permissions, interaction.user, view.settings.moderator_role),
+        text=service_text(text),
+        is_moderator=may_moderate(permissions),
         is_admin=may_administer(permissions),
+        roles=roles_of(interaction.user),
     )

@@ -2,7 +2,7 @@
 
 The service already rendered every sentence; this module only arranges them: the lines of what
 happened, the running table with each participant's role, the commitment or the revealed seed, and
-the chosen jokers as cards.
+the game's highlights (the chosen jokers) as cards.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import discord
 from bot import texts
 from bot.discord.mentions import quiet
 from bot.exports import StandingsTable
-from bot.games import GAMES, scope_of
-from bot.replies import Reply, Row
+from bot.games import GAMES
+from bot.replies import Card, Reply, Row
 
 TITLE_MAX = 256
 DESCRIPTION_MAX = 4096
@@ -26,12 +26,13 @@ EMBEDS_MAX = 10
 CONTENT_MAX = 2000
 BLANK = "\u200b"  # a field name Discord accepts but shows as nothing
 
-COLOURS = {
-    "verflixte6": discord.Colour(0xB0282E),
-    "killer": discord.Colour(0x4B2A6B),
-    "killer-classic": discord.Colour(0x4B2A6B),
-}
 NEUTRAL = discord.Colour(0x2F6F4F)
+
+
+def colour_of(kind: str | None) -> discord.Colour:
+    """A game's accent colour (its own ``colour``), neutral for answers about no game."""
+    game = GAMES.get(kind) if kind is not None else None
+    return discord.Colour(game.colour) if game is not None else NEUTRAL
 
 
 def clip(text: str, limit: int) -> str:
@@ -43,11 +44,10 @@ def shown_name(name: str) -> str:
     return quiet(discord.utils.escape_markdown(name))
 
 
-def game_embeds(
-    reply: Reply, lang: str, cards: Sequence[tuple[str, Sequence[str]]] = ()
-) -> list[discord.Embed]:
-    """The reply to a game command; ``cards`` are (player name, jokers) pairs shown as joker cards."""
-    colour = COLOURS.get(reply.game_kind or "", NEUTRAL)
+def game_embeds(reply: Reply) -> list[discord.Embed]:
+    """The reply to a game command: the story, the running table, the commitment or seed, the cards."""
+    lang = reply.language
+    colour = colour_of(reply.game_kind)
     hashes = [h for h in (reply.commitment, reply.seed) if h]
     story = [quiet(line) for line in reply.lines if not any(h in line for h in hashes)]
     embed = discord.Embed(
@@ -63,7 +63,7 @@ def game_embeds(
             embed.add_field(name=texts.render(f"discord.field.{key}", {}, lang), value=clip(said, FIELD_MAX))
     if reply.game_id is not None:
         embed.set_footer(text=texts.render("discord.footer.game", {"id": reply.game_id}, lang))
-    embeds = [embed, *(joker_card(player, jokers, lang, colour) for player, jokers in cards)]
+    embeds = [embed, *(card_embed(card, colour) for card in reply.cards)]
     return fit(embeds[:EMBEDS_MAX])
 
 
@@ -79,14 +79,12 @@ def table_fields(rows: Sequence[Row], lang: str) -> list[tuple[str, str]]:
     ]
 
 
-def joker_card(player: str, jokers: Sequence[str], lang: str, colour: discord.Colour) -> discord.Embed:
-    card = discord.Embed(title=texts.render("discord.jokers_of", {"player": player}, lang), colour=colour)
-    for joker in jokers:
-        key = f"v6.joker_info.{joker}"
-        scope = scope_of(GAMES["verflixte6"])
-        info = texts.render(key, {}, lang, scope=scope) if texts.has(key, lang, scope) else joker
-        card.add_field(name=clip(joker, TITLE_MAX), value=clip(info, FIELD_MAX), inline=False)
-    return card
+def card_embed(card: Card, colour: discord.Colour) -> discord.Embed:
+    """A highlight (a player's jokers) as its own embed: one field per entry."""
+    embed = discord.Embed(title=clip(quiet(card.title), TITLE_MAX), colour=colour)
+    for name, text in card.entries[:FIELDS_MAX]:
+        embed.add_field(name=clip(name, TITLE_MAX), value=clip(text, FIELD_MAX), inline=False)
+    return embed
 
 
 def text_embeds(text: str, title: str = "", colour: discord.Colour = NEUTRAL) -> list[discord.Embed]:

@@ -1,9 +1,9 @@
 """The bridge between Discord and the croupier service, and the one place where failures become answers.
 
-Every way in — a chat line, a slash command, a button — becomes an :class:`Incoming` for the service;
-every :class:`Reply` goes out as an embed with the board of the player to act. A store outage, a
-Discord error or a bug is caught here (and only here): the user gets a short answer, the log the
-details, and the bot keeps running.
+Every way in — a chat line, a slash command, a button — becomes one call of the service; every
+:class:`Reply` goes out as embeds with the board it carries. The front end never reads the store or a
+game: what it draws is in the reply. A store outage, a Discord error or a bug is caught here (and
+only here): the user gets a short answer, the log the details, and the bot keeps running.
 """
 
 from __future__ import annotations
@@ -11,27 +11,25 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot import texts
-from bot.croupier import Croupier, Incoming
-from bot.discord.boards import Press, build_board, choices_of, words_for
-from bot.discord.cards import joker_cards
-from bot.discord.context import ChannelView, from_interaction, from_message, language_of_locale, read_channel
+from bot.croupier import Croupier, Incoming, might_be_command
+from bot.discord.boards import Press, build_board
+from bot.discord.context import from_interaction, from_message, language_of_locale
 from bot.discord.embeds import game_embeds, refusal_content, text_embeds
 from bot.discord.mentions import nobody, only, quiet, service_text
-from bot.discord.names import roster_of, with_names
-from bot.games import GAMES
 from bot.keyed_locks import KeyedLocks
 from bot.replies import Reply
-from bot.store import GameRecord, StoreUnavailable
-from engine.errors import CroupierError
+from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
+
+Draw = Callable[["Front", discord.Interaction[Any], Reply], Awaitable[bool]]
 
 RECENT_IDS = 4096
 UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
@@ -75,15 +73,16 @@ class Recent:
         return True
 
 
-def looks_like_command(text: str) -> bool:
-    """Whether some game would read the line as a command (worth a "try again" when the store is down)."""
-    for game in GAMES.values():
-        try:
-            if game.parse(text) is not None:
-                return True
-        except CroupierError:
-            return True
-    return False
+def outgoing(reply: Reply) -> Outgoing:
+    """A reply about a game as embeds, the board of the player to act, and a ping for whoever must
+    act now (and nobody else)."""
+    wake = reply.wake
+    return Outgoing(
+        embeds=game_embeds(reply),
+        allowed_mentions=only(wake),
+        content=f"<@{wake}>" if wake is not None and wake.isdigit() else None,
+        view=build_board(reply.board),
+    )
 
 
 class Front:
@@ -92,8 +91,8 @@ class Front:
         self.croupier = croupier
         self._recent = Recent(RECENT_IDS)
         self._boards: dict[int, int] = {}  # channel id → the message carrying the live board
-        # One move at a time per channel, from reading it to posting the answer, so answers appear in
-        # the order the moves were applied.
+        # One move at a time per channel, from asking the service to posting the answer, so answers
+        # appear in the order the moves were applied.
         self._locks: KeyedLocks[int] = KeyedLocks()
 
     # ------------------------------------------------------------------ chat lines
@@ -107,10 +106,11 @@ class Front:
         if not text:
             return
         try:
-            await self._on_line(message, text)
+            async with self._locks.hold(message.channel.id):
+                await self._on_line(message, text)
         except StoreUnavailable as error:
             log.warning("store unavailable while handling message %s: %s", message.id, error)
-            if looks_like_command(text):
+            if might_be_command(text):
                 lang = language_of_locale(message.guild.preferred_locale)
                 await self._answer_line(message, texts.render("error.store_unavailable", {}, lang))
         except discord.HTTPException as error:
@@ -121,82 +121,34 @@ class Front:
             log.exception("message %s in channel %s failed", message.id, message.channel.id)
 
     async def _on_line(self, message: discord.Message, text: str) -> None:
-        assert message.guild is not None
-        async with self._locks.hold(message.channel.id):
-            await self._apply_line(message, message.guild, text)
-
-    async def _apply_line(self, message: discord.Message, guild: discord.Guild, text: str) -> None:
-        view = await read_channel(self.croupier.store, str(guild.id), str(message.channel.id))
-        if view.record is None:
-            return  # no game here: everything is chit-chat
-        reply = await self.croupier.handle_text(from_message(message, text, view))
+        reply = await self.croupier.handle_text(from_message(message, text))
         if reply.silent or reply.duplicate:
             return
         if not reply.ok:
             await self._answer_line(message, refusal_content(reply))
             return
-        await self.publish(
-            message.channel,
-            message.channel.id,
-            reply,
-            view.language,
-            actor=str(message.author.id),
-            before=view.record,
-            reference=message,
-        )
+        await self.publish(message.channel, reply, reference=message)
 
     async def _answer_line(self, message: discord.Message, content: str) -> None:
         await message.reply(content, allowed_mentions=nobody(), mention_author=False)
 
     # ------------------------------------------------------------------ replies
 
-    async def outgoing(
-        self, reply: Reply, lang: str, channel_id: int, *, actor: str | None, before: GameRecord | None
-    ) -> Outgoing:
-        """The embeds, the board of the player to act, and a ping when the turn passed to someone new
-        (``before`` is the game as it was before the command)."""
-        reply = with_names(reply, roster_of(before))
-        before_to_act = before.to_act if before is not None else None
-        board = None
-        state = None
-        if reply.game_id is not None:
-            record = await self._open_game(channel_id)
-            if record is not None and record.id == reply.game_id:
-                game = GAMES[record.kind]
-                state = game.load(record.snapshot)
-                if game.to_act(state) is not None:
-                    board = build_board(record.id, record.version, game, state, lang)
-        ping = reply.to_act if reply.to_act not in (None, actor, before_to_act) else None
-        return Outgoing(
-            embeds=game_embeds(reply, lang, joker_cards(reply, state)),
-            allowed_mentions=only(ping),
-            content=f"<@{ping}>" if ping is not None and ping.isdigit() else None,
-            view=board,
-        )
-
     async def publish(
         self,
         channel: discord.abc.Messageable,
-        channel_id: int,
         reply: Reply,
-        lang: str,
         *,
-        actor: str | None,
-        before: GameRecord | None,
         reference: discord.Message | None = None,
     ) -> discord.Message:
-        out = await self.outgoing(reply, lang, channel_id, actor=actor, before=before)
+        out = outgoing(reply)
         kwargs = out.kwargs()
         if reference is not None:
             kwargs["reference"] = reference.to_reference(fail_if_not_exists=False)
             kwargs["mention_author"] = False
         sent = await channel.send(**kwargs)
-        await self._board_moved(channel_id, sent.id if out.view is not None else None)
+        await self._board_moved(sent.channel.id, sent.id if out.view is not None else None)
         return sent
-
-    async def _open_game(self, channel_id: int) -> GameRecord | None:
-        async with self.croupier.store.unit_of_work(read_only=True) as uow:
-            return await uow.games.open_in(str(channel_id))
 
     async def _board_moved(self, channel_id: int, message_id: int | None) -> None:
         """Only the newest board keeps its buttons; older ones are stripped (stale ones still answer)."""
@@ -213,11 +165,6 @@ class Front:
 
     # ------------------------------------------------------------------ slash commands
 
-    async def view_of(self, interaction: discord.Interaction[Any]) -> ChannelView:
-        return await read_channel(
-            self.croupier.store, str(interaction.guild_id or ""), str(interaction.channel_id or "")
-        )
-
     def fresh(self, interaction: discord.Interaction[Any]) -> bool:
         """False for an interaction this process already answered (a redelivered INTERACTION_CREATE)."""
         return self._recent.first_time(interaction.id)
@@ -229,37 +176,33 @@ class Front:
         *,
         text: str = "",
         ephemeral: bool = False,
+        draw: Draw | None = None,
     ) -> None:
-        """Run one service call for a slash command and answer with its reply."""
+        """Run one service call for a slash command and answer with its reply (``draw`` may draw it
+        its own way — a picture, a file — and answers whether it did)."""
         if not self.fresh(interaction):
             return
         async with self._locks.hold(interaction.channel_id or 0):
-            view = await self.view_of(interaction)
-            reply = await run(from_interaction(interaction, view, service_text(text)))
-            await self.answer(interaction, reply, view, ephemeral=ephemeral)
+            reply = await run(from_interaction(interaction, text))
+            if draw is None or not await draw(self, interaction, reply):
+                await self.answer(interaction, reply, ephemeral=ephemeral)
 
     async def answer(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        view: ChannelView,
-        *,
-        ephemeral: bool = False,
+        self, interaction: discord.Interaction[Any], reply: Reply, *, ephemeral: bool = False
     ) -> None:
-        lang = view.language
-        if reply.silent:
-            key = "error.no_open_game" if view.record is None else "common.not_a_command"
-            await self.say(interaction, quiet(texts.render(key, {}, lang)))
-            return
         if not reply.ok:
             await self.say(interaction, refusal_content(reply))
             return
         if reply.game_id is None:
-            await self.send(interaction, Outgoing(text_embeds(reply.text, reply.title), nobody()), ephemeral)
+            embeds = text_embeds(quiet(reply.text), quiet(reply.title))
+            await self.send(interaction, Outgoing(embeds, nobody()), ephemeral or reply.private)
             return
-        channel_id = interaction.channel_id or 0
-        out = await self.outgoing(reply, lang, channel_id, actor=str(interaction.user.id), before=view.record)
+        if reply.private:  # advice: the story for the asker alone, no board
+            await self.send(interaction, Outgoing(game_embeds(reply), nobody()), ephemeral=True)
+            return
+        out = outgoing(reply)
         message_id = await self.send(interaction, out, ephemeral)
+        channel_id = interaction.channel_id or 0
         await self._board_moved(channel_id, message_id if out.view is not None else None)
 
     async def send(
@@ -294,74 +237,30 @@ class Front:
 
     async def press(self, interaction: discord.Interaction[Any], press: Press) -> None:
         try:
-            await self._press(interaction, press)
+            if not self.fresh(interaction):
+                return
+            async with self._locks.hold(interaction.channel_id or 0):
+                msg = from_interaction(interaction)
+                reply = await self.croupier.press(msg, press.game, press.version, press.picked)
+                await self.answer(interaction, reply)
         except Exception as error:
             await self.failed(interaction, error)
-
-    async def _press(self, interaction: discord.Interaction[Any], press: Press) -> None:
-        if not self.fresh(interaction):
-            return
-        async with self._locks.hold(interaction.channel_id or 0):
-            await self._apply_press(interaction, press)
-
-    async def _apply_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
-        view = await self.view_of(interaction)
-        lang = view.language
-        record = view.record
-        if record is None or record.id != press.game or record.version != press.version:
-            # Another process may have applied this very press a moment ago: show its answer then.
-            earlier = await self.croupier.answered(f"interaction:{interaction.id}")
-            if earlier is not None:
-                await self.answer(interaction, earlier, view)
-            else:
-                await self.say(interaction, texts.render("discord.button_outdated", {}, lang))
-            return
-        game = GAMES[record.kind]
-        state = game.load(record.snapshot)
-        to_act = game.to_act(state)
-        presser = str(interaction.user.id)
-        if to_act != presser:
-            names = {seat.player: seat.name for seat in game.table(state)}
-            note = texts.render(
-                "discord.button_not_yours", {"player": to_act or "—"}, lang, lambda p: names.get(p, p)
-            )
-            await self.say(interaction, quiet(note))
-            return
-        words = words_for(choices_of(game, state), press.picked)
-        if words is None:
-            await self.say(interaction, texts.render("discord.button_outdated", {}, lang))
-            return
-        msg = replace(
-            from_interaction(interaction, view, service_text(words)), expected_version=press.version
-        )
-        reply = await self.croupier.handle_text(msg)
-        await self.answer(interaction, reply, view)
 
     # ------------------------------------------------------------------ turn timeouts
 
     async def post_timeouts(self) -> int:
         """Apply the turn timeout where it is due and post what happened; answers how many were posted."""
         posted = 0
-        for record, reply in await self.croupier.apply_due_timeouts():
+        for channel, reply in await self.croupier.apply_due_timeouts():
             if reply.duplicate or reply.silent or not reply.ok:
                 continue  # another process posted it, or the game moved on meanwhile
-            channel_id = int(record.channel)
-            channel = self.client.get_channel(channel_id)
-            guild = getattr(channel, "guild", None)
-            view = await read_channel(self.croupier.store, str(guild.id) if guild else "", record.channel)
-            lang = view.settings.language or GAMES[record.kind].language
-            target = channel if isinstance(channel, discord.abc.Messageable) else None
+            channel_id = int(channel)
             try:
-                await self.publish(
-                    target or self.client.get_partial_messageable(channel_id),
-                    channel_id,
-                    reply,
-                    lang,
-                    actor=None,
-                    before=record,
-                )
+                await self.publish(self.client.get_partial_messageable(channel_id), reply)
             except discord.HTTPException as error:
-                log.warning("could not post the timeout of game %s in %s: %s", record.id, channel_id, error)
+                log.warning(
+                    "could not post the timeout of game %s in %s: %s", reply.game_id, channel_id, error
+                )
                 continue
             posted += 1
         return posted

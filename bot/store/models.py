@@ -39,9 +39,9 @@ NAMING_CONVENTION = {
 
 ID = String(64)  # a participant, channel or guild id
 SCORINGS = ("sum", "placement")
-GAME_KINDS = ("verflixte6", "killer", "killer-classic")
 GAME_STATUSES = ("open", "closed")
 OPEN_GAME_PER_CHANNEL = "uq_games_open_channel"
+KIND_MAX = 32  # a game's stored name (its ``Game.name``)
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -74,7 +74,6 @@ class GameRow(Base):
 
     __tablename__ = "games"
     __table_args__ = (
-        CheckConstraint(_one_of("kind", GAME_KINDS), name="kind"),
         CheckConstraint(_one_of("status", GAME_STATUSES), name="status"),
         CheckConstraint("version >= 1", name="version"),
         CheckConstraint("dice_used >= 0", name="dice_used"),
@@ -93,7 +92,7 @@ class GameRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
     channel: Mapped[str] = mapped_column(ID)
-    kind: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(KIND_MAX))
     number: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     status: Mapped[str] = mapped_column(String(8))

@@ -69,6 +69,7 @@ class _KillerGame:
     catalogue: ClassVar[str] = "engine.killer"
     options: ClassVar[tuple[OptionSpec, ...]]
     ranked: ClassVar[bool] = False
+    colour: ClassVar[int] = 0x4B2A6B
     classic: ClassVar[bool]
 
     def open(self, options: Mapping[str, Any]) -> KillerState:

@@ -31,6 +31,7 @@ class Verflixte6:
         OptionSpec("parallel", ("yes", "no")),
     )
     ranked: ClassVar[bool] = True
+    colour: ClassVar[int] = 0xB0282E
 
     def open(self, options: Mapping[str, Any]) -> Durchgang:
         return Durchgang(options=parse_options(options))

@@ -12,8 +12,11 @@ from typing import Any
 
 from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
+from bot.discord.commands import DiscordSpelling
 from bot.discord.options import BotOptions
+from bot.games import GAMES, scope_of
 from bot.store import GameRecord, LogEntry, Store
+from bot.texts import render
 from engine.dice import ScriptedDice
 from tests.discord_emulator import (
     BotMessage,
@@ -228,3 +231,15 @@ def note(response: InteractionResponse) -> str:
 def embeds_of(response: InteractionResponse) -> list[dict[str, Any]]:
     assert response.data is not None, response
     return list(response.data.get("embeds") or [])
+
+
+def says(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
+    """What the croupier says for a catalogue key on Discord (its command names, the game's catalogue):
+    tests compare with this instead of copying the bot's output."""
+    scope = scope_of(GAMES[game]) if game is not None else None
+    return render(key, facts, lang, str, DiscordSpelling().commands(lang), scope)
+
+
+def refusal(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
+    """A refusal as Discord shows it (see :func:`bot.discord.embeds.refusal_content`)."""
+    return f"⚠️ {says(key, lang, game, **facts)}"

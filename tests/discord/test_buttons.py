@@ -3,7 +3,7 @@ works (persistent dynamic items), and a board the game has moved past answers "o
 
 from __future__ import annotations
 
-from tests.discord.helpers import Table, custom_id_for, labels, note
+from tests.discord.helpers import Table, custom_id_for, labels, note, refusal
 
 
 async def opened_with(table: Table, *players: int) -> None:
@@ -24,7 +24,7 @@ async def test_V6_S6_wrong_player_pressing_gets_a_private_note_and_nothing_chang
         _, answer = await table.press(board, custom_id_for(board, "Stopp"), p.ben)
         assert answer.ephemeral
         assert answer.type == 4
-        assert note(answer) == "Diese Knöpfe sind für Anna. Du bist gerade nicht am Zug."
+        assert note(answer) == refusal("error.button_not_yours", player="Anna")
         after = await table.game()
         assert after is not None
         assert before is not None
@@ -50,7 +50,7 @@ async def test_boards_keep_working_after_a_restart_and_stale_ones_say_so(table: 
         _, stale = await table.press(pressed, custom_id_for(pressed, "Stopp"), p.anna)
         assert stale.ephemeral
         assert stale.data is not None
-        assert "veraltet" in note(stale)
+        assert note(stale) == refusal("error.outdated_choice")
         record = await table.game()
         assert record is not None
         assert [seat.points for seat in record.participants if seat.player == str(p.anna)] == [10]

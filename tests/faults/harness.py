@@ -277,11 +277,33 @@ async def contents(store: Store) -> dict[str, Any]:
                 "events": row.events,
                 "dice": row.dice,
                 "dice_from": row.dice_from,
-                "reply": {**(row.reply or {}), "game_id": game_rank.get((row.reply or {}).get("game_id"))},
+                "reply": _comparable(row.reply, game_rank),
             }
             for row in log
         ],
     }
+
+
+def _comparable(reply: dict[str, Any] | None, game_rank: dict[int, int]) -> dict[str, Any]:
+    """A logged reply without what depends on the clock or on ids (the turn deadline, the game id)."""
+    reply = dict(reply or {})
+    reply.pop("deadline", None)
+    board = reply.get("board")
+    if board is not None:
+        reply["board"] = {**board, "game_id": game_rank.get(board["game_id"])}
+    return {**reply, "game_id": game_rank.get(reply.get("game_id"))}
+
+
+def refusals_only(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """The log entries ``after`` added to ``before``, checked to be refusal records — the message id
+    and its answer, no game, no command, no dice — while everything else stayed exactly as it was."""
+    assert {k: v for k, v in after.items() if k != "log"} == {k: v for k, v in before.items() if k != "log"}
+    assert after["log"][: len(before["log"])] == before["log"]
+    added = after["log"][len(before["log"]) :]
+    for entry in added:
+        assert (entry["game"], entry["command"], entry["dice"]) == (None, None, []), entry
+        assert entry["reply"]["ok"] is False, entry
+    return added
 
 
 def dice_of(content: dict[str, Any]) -> list[int]:

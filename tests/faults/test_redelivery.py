@@ -18,6 +18,7 @@ from bot.console import Console
 from bot.store import Store
 from tests.faults import harness, worker
 from tests.faults.scripts import KILLER, ROBBERY, SCRIPTS, Script
+from tests.service.helpers import open_game_view
 
 Answers = dict[str, tuple[bool, str]]
 
@@ -33,7 +34,7 @@ def expected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Answer
 
 
 async def _game_over(console: Console) -> bool:
-    return await console.croupier.open_game_view("console") is None
+    return await open_game_view(console.croupier.store, "console") is None
 
 
 async def _redeliver(console: Console, line: str, first: tuple[bool, str]) -> None:
@@ -61,8 +62,8 @@ async def test_every_message_delivered_twice_is_applied_once(
 async def test_duplicates_out_of_order_change_nothing(
     store: Store, script: Script, expected: dict[str, tuple[Answers, dict[str, Any]]]
 ) -> None:
-    """After each line, some earlier accepted lines arrive again (seeded), and at the end all of them
-    once more in shuffled order. Refused lines are not among them: see the xfail test below."""
+    """After each line, some earlier lines — accepted or refused — arrive again (seeded), and at the
+    end all of them once more in shuffled order."""
     answers, final = expected[script.name]
     rng = random.Random(f"out-of-order-{script.name}")
     console = worker.console_for(store, script)
@@ -71,8 +72,7 @@ async def test_duplicates_out_of_order_change_nothing(
     for mid, line in zip(script.ids, script.lines, strict=True):
         first = await harness.answer(console, line)
         assert first == answers[mid], line
-        if first[0]:
-            accepted.append((line, first))
+        accepted.append((line, first))
         for earlier, its_answer in rng.sample(accepted, k=min(len(accepted), rng.choice((0, 1, 3)))):
             await _redeliver(console, earlier, its_answer)
             redelivered += 1
@@ -104,12 +104,8 @@ async def test_a_line_redelivered_after_its_game_ended_gets_its_answer_again(
 
 
 @SQLITE_ONLY
-@pytest.mark.xfail(
-    strict=True,
-    reason="refusals are not logged, so a refused message redelivered once the game has moved on is "
-    "handled as new and may be applied (see report and docs/reliability.md)",
-)
 async def test_a_refused_message_redelivered_after_the_game_moved_on_is_not_applied(store: Store) -> None:
+    """Refusals are recorded (id and answer), so a message is judged once, whatever happened since."""
     console = worker.console_for(store, ROBBERY)
     too_early = ROBBERY.lines[6]  # "ben: weiter" while anna is to act: refused
     for line in ROBBERY.lines[:13]:  # … up to anna's "stopp": now ben is to act

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.discord.boards import choices_of
 from bot.games import GAMES
 from bot.store import GameRecord, Store
 from engine.game import Choice
@@ -158,7 +157,7 @@ class Round:
             state = game.load(record.snapshot)
             if game.to_act(state) != str(player):
                 return
-            await self.say(player, decide(choices_of(game, state)))
+            await self.say(player, decide(game.choices(state)))
         raise AssertionError(f"the Spiel of {player} did not end")
 
     # ------------------------------------------------------------------ what the store holds

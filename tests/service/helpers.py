@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.croupier import Croupier, Incoming
+from bot.games import GAMES
 from bot.replies import Reply
-from bot.store import Store
+from bot.store import GameRecord, Store
 from engine.game import Command
 
 CHANNEL = "table-1"
@@ -56,3 +57,13 @@ async def snapshot_of(store: Store, channel: str = CHANNEL) -> tuple[Any, ...]:
     if record is None:
         return (None, len(entries))
     return (record.version, record.snapshot, record.dice_used, record.participants, len(entries))
+
+
+async def open_game_view(store: Store, channel: str = CHANNEL) -> tuple[GameRecord, Any] | None:
+    """The channel's open game with its loaded state, read straight from the store (tests only: front
+    ends see games through the replies)."""
+    async with store.unit_of_work(read_only=True) as uow:
+        record = await uow.games.open_in(channel)
+    if record is None:
+        return None
+    return record, GAMES[record.kind].load(record.snapshot)

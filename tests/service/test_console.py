@@ -12,6 +12,7 @@ from bot.console import Console, run_console
 from bot.croupier import Croupier, seed_from_text
 from bot.store import Store
 from engine.dice import ScriptedDice
+from tests.service.helpers import open_game_view
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -141,7 +142,7 @@ async def test_killer_plays_to_the_end_in_the_console(store: Store) -> None:
     played = await answers(console, *(f"{line['from']}: {line['text']}" for line in script["lines"]))
     assert all(ok for ok, _ in played), played
     assert "anna" in played[-1][1]
-    view = await console.croupier.open_game_view("console")
+    view = await open_game_view(store, "console")
     assert view is None  # the game ended by itself: nobody needs to close it
     async with store.unit_of_work() as uow:
         (game,) = await uow.games.list_closed()

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.croupier import Croupier, seed_from_text
+from bot.replies import Reply
 from bot.store import Store
-from bot.verify import verify_games
+from bot.texts import render
 from engine.dice import ScriptedDice, derive_die
 from engine.game import Close, Join, Leave, Skip, Start
+from engine.verflixte6 import GAME as VERFLIXTE6
 from tests.service.helpers import MODERATOR, Table, snapshot_of
+
+
+def seat(reply: Reply, player: str) -> tuple[str, int]:
+    """A player's role and points in the reply's running table."""
+    (row,) = [row for row in reply.table if row.player == player]
+    return row.role, row.points
 
 
 def scripted(faces: list[int]):  # type: ignore[no-untyped-def]
@@ -36,11 +43,12 @@ async def test_full_durchgang_is_played_closed_and_scored(store: Store) -> None:
     assert (await table.say("anna", "weiter")).ok  # 2 → 5
     stopped = await table.say("anna", "stopp")
     assert stopped.ok
-    assert "5" in stopped.text
+    assert seat(stopped, "anna") == ("prinzessin", 5)
+    assert stopped.to_act == "ben"
     assert (await table.say("ben", "weiter")).ok  # Freiwurf 6 (no bust)
     assert (await table.say("ben", "weiter")).ok  # 4 → 10
-    busted = await table.say("ben", "weiter")  # 5 → 15
-    assert busted.ok
+    third = await table.say("ben", "weiter")  # 5 → 15
+    assert seat(third, "ben") == ("playing", 15)
     closed = await table.do(MODERATOR, Close())
     assert closed.ok
     assert closed.seed is None
@@ -164,7 +172,7 @@ async def test_verify_rederives_the_dice_and_catches_tampering(store: Store) -> 
     async with store.unit_of_work() as uow:
         opened = (await uow.log.of_game(1))[0]
     assert len(opened.reply["commitment"]) == 64
-    reports = await verify_games(store)
+    reports = await croupier.verify()
     assert [r.ok for r in reports] == [True]
     async with store.unit_of_work() as uow:
         (game,) = await uow.games.list_closed()
@@ -188,7 +196,12 @@ async def test_settings_change_the_reply_language(store: Store) -> None:
     assert reply.ok
     refused_en = await table.say("ben", "weiter")
     assert not refused_en.ok
-    assert (await table.croupier.language("guild-1", table.channel)) == "en"
+    assert refused_en.language == "en"
+    scope = (VERFLIXTE6.catalogue, VERFLIXTE6.name)
+    expected = render("error.not_signed_up", {}, "en", scope=scope)
+    assert refused_en.error_code == "not_signed_up"
+    assert refused_en.lines == (expected,)
+    assert expected != render("error.not_signed_up", {}, "de", scope=scope)
 
 
 async def test_reply_is_stored_as_json_in_the_log(store: Store) -> None:
@@ -209,17 +222,19 @@ async def test_reply_is_stored_as_json_in_the_log(store: Store) -> None:
 async def test_a_choice_drawn_for_an_older_version_is_refused(store: Store) -> None:
     table = Table(Croupier(store=store, dice_factory=scripted([3, 4])))
     await table.open()
-    await table.do("anna", Join("Anna"))
-    async with store.unit_of_work() as uow:
-        record = await uow.games.open_in(table.channel)
-    assert record is not None
-    current = dataclasses.replace(table.msg("anna", "weiter"), expected_version=record.version)
-    assert (await table.croupier.handle_text(current)).ok
+    joined = await table.do("anna", Join("Anna"))  # the board the join reply carries
+    board = joined.board
+    assert board is not None
+    assert board.player == "anna"
+    freiwurf = next(b for b in board.buttons if b.action == "freiwurf" or b.label == "Freiwurf")
+    pressed = await table.croupier.press(table.msg("anna"), board.game_id, board.version, (freiwurf.index,))
+    assert pressed.ok
+    assert seat(pressed, "anna") == ("playing", 3)
     before = await snapshot_of(store)
-    stale = dataclasses.replace(table.msg("anna", "weiter"), expected_version=record.version)
-    refused = await table.croupier.handle_text(stale)
-    assert not refused.ok
-    assert refused.error_code == "outdated_choice"
+    again = await table.croupier.press(table.msg("anna"), board.game_id, board.version, (freiwurf.index,))
+    assert not again.ok
+    assert again.error_code == "outdated_choice"
+    assert again.private
     assert await snapshot_of(store) == before
 
 
@@ -239,9 +254,21 @@ async def test_replies_name_the_front_ends_own_commands(store: Store) -> None:
     refused = await console.do("anna", Join("Anna"))
     assert refused.error_code == "no_open_game"
     assert "/open" in refused.text
-    discord_like = Table(Croupier(store=store, command_names={"open": "/durchgang oeffnen"}))
+    spelled = _Spelled({"open": "/durchgang oeffnen"})
+    discord_like = Table(Croupier(store=store, spelling=spelled), sender="discord")
     refused = await discord_like.do("anna", Join("Anna"))
     assert "/durchgang oeffnen" in refused.text
+
+
+class _Spelled:
+    def __init__(self, commands: dict[str, str]) -> None:
+        self._commands = commands
+
+    def commands(self, lang: str) -> dict[str, str]:
+        return self._commands
+
+    def listing(self, lang: str) -> list[str]:
+        return list(self._commands.values())
 
 
 async def test_turn_timeout_applies_once_when_the_deadline_passed(store: Store) -> None:
@@ -255,9 +282,10 @@ async def test_turn_timeout_applies_once_when_the_deadline_passed(store: Store) 
     await table.say("anna", "weiter")
     assert await croupier.apply_due_timeouts() == []  # not due yet
     now[0] += timedelta(hours=2)
-    (timed_out, reply), *rest = await croupier.apply_due_timeouts()
-    assert timed_out.to_act == "anna"
+    (channel, reply), *rest = await croupier.apply_due_timeouts()
+    assert channel == table.channel
     assert rest == []
     assert reply.ok
+    assert reply.to_act == "ben"
     assert any(row.player == "anna" and row.role == "prinzessin" and row.points == 4 for row in reply.table)
     assert await croupier.apply_due_timeouts() == []  # ben's clock started with the timeout just now

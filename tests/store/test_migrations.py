@@ -20,6 +20,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from bot.store import (
     GameAlreadyOpen,
@@ -147,13 +148,13 @@ async def test_a_database_from_a_newer_croupier_is_refused(blank_db_url: str) ->
 
 # --- an older revision, with a second revision that rebuilds a table -------------------------------
 
-SECOND_REVISION = '''
+NEXT_REVISION = '''
 """Test only: a change SQLite can only make by rebuilding the games table."""
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "9999"
+down_revision = "{head}"
 branch_labels = None
 depends_on = None
 
@@ -176,21 +177,27 @@ def downgrade() -> None:
 
 
 @pytest.fixture
-def second_revision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """The real migrations plus a revision 0002, which becomes the code's head."""
+def real_head() -> str:
+    return head_revision()
+
+
+@pytest.fixture
+def next_revision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, real_head: str) -> Iterator[str]:
+    """The real migrations plus a revision after their head, which becomes the code's head."""
     scripts = tmp_path / "migrations"
     shutil.copytree(REPO / "migrations", scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0002_test_rebuild_games.py").write_text(SECOND_REVISION, encoding="utf-8")
+    script = NEXT_REVISION.replace("{head}", real_head)
+    (scripts / "versions" / "9999_test_rebuild_games.py").write_text(script, encoding="utf-8")
     monkeypatch.setattr(store_migrate, "MIGRATIONS_DIR", scripts)
     store_migrate._scripts.cache_clear()
-    yield "0002"
+    yield "9999"
     store_migrate._scripts.cache_clear()
 
 
 async def test_an_older_revision_is_refused_then_migrated_without_losing_data(
-    blank_db_url: str, second_revision: str
+    blank_db_url: str, next_revision: str, real_head: str
 ) -> None:
-    upgrade(blank_db_url, "0001")
+    upgrade(blank_db_url, real_head)
     store = await Store.open(blank_db_url, check=False)
     try:
         async with store.unit_of_work() as uow:
@@ -207,12 +214,12 @@ async def test_an_older_revision_is_refused_then_migrated_without_losing_data(
     with pytest.raises(SchemaNotCurrent) as caught:
         await Store.open(blank_db_url)
     message = str(caught.value)
-    assert "0001" in message
-    assert second_revision in message
+    assert real_head in message
+    assert next_revision in message
     assert f"croupier migrate --db {blank_db_url}" in message
 
     upgrade(blank_db_url)  # what `croupier migrate` runs
-    assert current_revision(blank_db_url) == second_revision
+    assert current_revision(blank_db_url) == next_revision
     async with await Store.open(blank_db_url) as store:
         async with store.unit_of_work() as uow:
             closed = await uow.games.closed_in(tournament.id)
@@ -228,8 +235,8 @@ async def test_an_older_revision_is_refused_then_migrated_without_losing_data(
             third = await uow.games.create(tournament.id, "chan", "killer", {}, b"s3", "c3", {}, None, NOW)
             assert third.number == 3
 
-    downgrade(blank_db_url, "0001")
-    assert current_revision(blank_db_url) == "0001"
+    downgrade(blank_db_url, real_head)
+    assert current_revision(blank_db_url) == real_head
 
 
 class _Seat:
@@ -282,3 +289,31 @@ def test_the_alembic_command_line_migrates_the_given_database(tmp_path: Path) ->
         timeout=120,
     )
     assert current_revision(url) == head_revision()
+
+
+# --- 0002: games of any registered kind ------------------------------------------------------------
+
+
+async def test_0002_lets_a_game_of_a_kind_no_migration_knows_be_stored(blank_db_url: str) -> None:
+    """Before 0002 a CHECK listed the three kinds; a new game must not need a migration."""
+    upgrade(blank_db_url, "0001")
+    store = await Store.open(blank_db_url, check=False)
+    try:
+        async with store.unit_of_work() as uow:
+            tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+            with pytest.raises(IntegrityError):
+                await uow.games.create(tournament.id, "chan", "pig", {}, b"s", "c", {}, None, NOW)
+        async with store.unit_of_work() as uow:
+            tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+            await uow.games.create(tournament.id, "chan", "killer", {}, b"s", "c", {}, None, NOW)
+            await uow.commit()
+    finally:
+        await store.close()
+    upgrade(blank_db_url)
+    async with await Store.open(blank_db_url) as store, store.unit_of_work() as uow:
+        kept = await uow.games.open_in("chan")
+        assert kept is not None
+        assert kept.kind == "killer"
+        other = await uow.tournaments.create("g", "other", "Cup", "sum", NOW)
+        pig = await uow.games.create(other.id, "other", "pig", {}, b"s", "c", {}, None, NOW)
+        assert pig.kind == "pig"

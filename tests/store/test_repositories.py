@@ -176,13 +176,19 @@ async def test_games_are_numbered_within_their_tournament(store: Store) -> None:
     assert first.tournament_id == second.tournament_id != elsewhere.tournament_id
 
 
-async def test_a_game_needs_an_existing_tournament_and_a_known_kind(store: Store) -> None:
+async def test_a_game_needs_an_existing_tournament_and_a_named_kind(store: Store) -> None:
+    """Any kind a game registers may be stored (the service checks it against the registry)."""
     async with store.unit_of_work() as uow:
         with pytest.raises(UnknownTournament):
             await uow.games.create(404, "chan", "killer", {}, SEED, COMMITMENT, {}, None, NOW)
         tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
-        with pytest.raises(ValueError, match="kind"):
-            await uow.games.create(tournament.id, "chan", "yahtzee", {}, SEED, COMMITMENT, {}, None, NOW)
+        for nameless in ("", "x" * 33):
+            with pytest.raises(ValueError, match="kind"):
+                await uow.games.create(tournament.id, "chan", nameless, {}, SEED, COMMITMENT, {}, None, NOW)
+        yahtzee = await uow.games.create(
+            tournament.id, "chan", "yahtzee", {}, SEED, COMMITMENT, {}, None, NOW
+        )
+        assert yahtzee.kind == "yahtzee"
 
 
 async def test_at_most_one_open_game_per_channel(store: Store) -> None:

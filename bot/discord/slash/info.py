@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.front import front_of
-from bot.discord.slash.names import command, shown_commands
+from bot.discord.slash.names import command
 
 
 @app_commands.command(**command("regeln"))
@@ -30,10 +30,7 @@ async def joker_info(interaction: discord.Interaction[Any]) -> None:
 @app_commands.guild_only()
 async def hilfe(interaction: discord.Interaction[Any]) -> None:
     front = front_of(interaction)
-    lang = (await front.view_of(interaction)).language
-    await front.command(
-        interaction, lambda msg: front.croupier.help_reply(msg, shown_commands(lang)), ephemeral=True
-    )
+    await front.command(interaction, front.croupier.help_reply, ephemeral=True)
 
 
 def commands() -> list[app_commands.Command[Any, Any, Any]]:

@@ -80,7 +80,7 @@ class Joker(app_commands.Group):
     async def waehlen(self, interaction: discord.Interaction[Any], jokers: str) -> None:
         """Exactly the forum line ``Joker: A, B, C``, so the engine reads it as if typed."""
         front = front_of(interaction)
-        await front.command(interaction, front.croupier.handle_text, text=f"Joker: {jokers}")
+        await front.command(interaction, front.croupier.handle_command_text, text=f"Joker: {jokers}")
 
 
 @app_commands.command(**command("mitmachen"))

@@ -12,13 +12,13 @@ import discord
 from discord import app_commands
 
 from bot import texts
-from bot.discord.context import from_interaction
 from bot.discord.embeds import standings_embed
-from bot.discord.front import Outgoing, front_of
+from bot.discord.front import Front, Outgoing, front_of
 from bot.discord.mentions import nobody, quiet
 from bot.discord.slash.names import command, described, renamed
 from bot.discord.standings_image import standings_png
 from bot.exports import FORMATS
+from bot.replies import Reply
 
 EXTENSIONS = {"csv": "csv", "json": "json", "markdown": "md", "bbcode": "txt"}
 IMAGE_NAME = "tabelle.png"
@@ -35,23 +35,26 @@ def file_stem(name: str) -> str:
 @app_commands.guild_only()
 async def tabelle(interaction: discord.Interaction[Any], bild: bool = False) -> None:
     front = front_of(interaction)
-    if not front.fresh(interaction):
-        return
-    view = await front.view_of(interaction)
-    lang = view.language
-    table = await front.croupier.standings_table(str(interaction.channel_id))
-    if table is None or not table.rows:
-        reply = await front.croupier.standings_reply(from_interaction(interaction, view))
-        await front.answer(interaction, reply, view)
-        return
-    if not bild:
-        await front.send(interaction, Outgoing([standings_embed(table, lang)], nobody()))
-        return
+    await front.command(interaction, front.croupier.standings_reply, draw=_picture if bild else _table)
+
+
+async def _table(front: Front, interaction: discord.Interaction[Any], reply: Reply) -> bool:
+    if reply.standings is None:
+        return False
+    await front.send(interaction, Outgoing([standings_embed(reply.standings, reply.language)], nobody()))
+    return True
+
+
+async def _picture(front: Front, interaction: discord.Interaction[Any], reply: Reply) -> bool:
+    table, lang = reply.standings, reply.language
+    if table is None:
+        return False
     picture = await asyncio.to_thread(standings_png, table, lang)
     embed = discord.Embed(title=texts.render("discord.standings_title", {"name": table.tournament}, lang))
     embed.set_image(url=f"attachment://{IMAGE_NAME}")
     file = discord.File(io.BytesIO(picture), filename=IMAGE_NAME)
     await front.send(interaction, Outgoing([embed], nobody(), files=[file]))
+    return True
 
 
 @app_commands.command(**command("export"))
@@ -63,22 +66,20 @@ async def tabelle(interaction: discord.Interaction[Any], bild: bool = False) -> 
 async def export(interaction: discord.Interaction[Any], format: app_commands.Choice[str]) -> None:
     """Admins only; the service checks the right again, whatever the server's command settings say."""
     front = front_of(interaction)
-    if not front.fresh(interaction):
-        return
-    view = await front.view_of(interaction)
-    reply = await front.croupier.export(from_interaction(interaction, view), format.value)
-    table = await front.croupier.standings_table(str(interaction.channel_id)) if reply.ok else None
-    if table is None:
-        await front.answer(interaction, reply, view, ephemeral=True)
-        return
-    name = f"{file_stem(table.tournament)}.{EXTENSIONS.get(format.value, 'txt')}"
-    file = discord.File(io.BytesIO((reply.text + "\n").encode("utf-8")), filename=name)
-    note = quiet(
-        texts.render(
-            "discord.export_ready", {"name": table.tournament, "format": format.value}, view.language
-        )
+    await front.command(
+        interaction, lambda msg: front.croupier.export(msg, format.value), draw=_file, ephemeral=True
     )
-    await front.send(interaction, Outgoing([], nobody(), content=note, files=[file]), ephemeral=True)
+
+
+async def _file(front: Front, interaction: discord.Interaction[Any], reply: Reply) -> bool:
+    attachment = reply.attachment
+    if attachment is None:
+        return False
+    name = f"{file_stem(attachment.stem)}.{EXTENSIONS.get(attachment.format, 'txt')}"
+    file = discord.File(io.BytesIO((attachment.text + "\n").encode("utf-8")), filename=name)
+    out = Outgoing([], nobody(), content=quiet(reply.title), files=[file])
+    await front.send(interaction, out, ephemeral=True)
+    return True
 
 
 @app_commands.command(**command("pruefen"))

@@ -33,8 +33,8 @@ from bot.store.errors import (
     UnknownTournament,
 )
 from bot.store.models import (
-    GAME_KINDS,
     GAME_STATUSES,
+    KIND_MAX,
     OPEN_GAME_PER_CHANNEL,
 )
 from bot.store.records import (
@@ -183,8 +183,8 @@ class Games:
         Raises :class:`GameAlreadyOpen` when the channel has an open game (also when another process
         opened one a moment ago) and :class:`UnknownTournament` for a missing tournament.
         """
-        if kind not in GAME_KINDS:
-            raise ValueError(f"kind must be one of {', '.join(GAME_KINDS)}, not {kind!r}")
+        if not kind or len(kind) > KIND_MAX:
+            raise ValueError(f"kind must be a game's name of 1 to {KIND_MAX} characters, not {kind!r}")
         check_instant("now", now)
         check_instant("turn_deadline", turn_deadline)
         seats = _participant_values(0, participants)  # validated before anything is written

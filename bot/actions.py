@@ -1,0 +1,160 @@
+"""Moderator actions that change a channel rather than a move in a game: a new tournament, a new game,
+the channel's settings.
+
+Each is a small object: :meth:`check` validates what was asked without the store, :meth:`apply` makes
+the change in the unit of work the service opened (which logs it and commits). Both answer a
+:class:`~bot.moves.Refusal` instead of raising when the action cannot be done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from bot.games import GAMES
+from bot.moves import Refusal
+from bot.rendering import Narrator, Table
+from bot.replies import Reply
+from bot.settings_words import parse_settings
+from bot.store import ChannelState, GameAlreadyOpen, Tournament, UnitOfWork
+from engine import dice as dice_mod
+from engine.errors import CroupierError, IllegalCommand, InvalidCommand
+from engine.standings import SCORINGS
+
+SeedSource = Callable[[str, int, int], bytes]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What an action may use besides the unit of work: who asked where, when, and how to answer."""
+
+    guild: str
+    channel: ChannelState
+    lang: str
+    now: datetime
+    narrator: Narrator
+    new_seed: SeedSource
+    verifiable: bool  # dice come from the committed seed (not a script): publish the commitment
+
+
+@dataclass(frozen=True)
+class Done:
+    reply: Reply
+    logged: dict[str, Any]  # the command as the log keeps it
+    game_id: int | None = None
+
+
+class ModeratorAction(Protocol):
+    def check(self) -> Refusal | None: ...
+
+    async def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal: ...
+
+
+@dataclass(frozen=True)
+class NewTournament:
+    """Start a new tournament in the channel; later games and standings belong to it."""
+
+    name: str
+    scoring: str = "sum"
+
+    @property
+    def clean_name(self) -> str:
+        return " ".join(self.name.split())[:80]
+
+    def check(self) -> Refusal | None:
+        if self.scoring not in SCORINGS:
+            return Refusal(InvalidCommand("unknown_scoring", scoring=self.scoring, valid=list(SCORINGS)))
+        if not self.clean_name:
+            return Refusal(InvalidCommand("tournament_name_missing"))
+        return None
+
+    async def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
+        if ctx.channel.game is not None:
+            return Refusal(IllegalCommand("game_still_open"))
+        settings = ctx.channel.settings
+        tournament = await uow.tournaments.create(
+            guild=ctx.guild, channel=settings.channel, name=self.clean_name, scoring=self.scoring, now=ctx.now
+        )
+        facts = {"name": tournament.name, "scoring": self.scoring}
+        reply = ctx.narrator.simple("common.tournament_started", facts, ctx.lang)
+        return Done(reply, {"type": "NewTournament", "name": self.clean_name, "scoring": self.scoring})
+
+
+@dataclass(frozen=True)
+class OpenGame:
+    """Open a game in the channel and publish its dice commitment."""
+
+    kind: str
+    options: Mapping[str, Any]
+
+    def check(self) -> Refusal | None:
+        try:
+            GAMES.named(self.kind).open(self.options)
+        except CroupierError as error:
+            return Refusal(error)
+        return None
+
+    async def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
+        game = GAMES.named(self.kind)
+        state = game.open(self.options)
+        lang = ctx.channel.settings.language or game.language
+        if ctx.channel.game is not None:
+            return Refusal(IllegalCommand("game_already_open"))
+        channel = ctx.channel.settings.channel
+        tournament = await _current_tournament(uow, ctx)
+        seed = ctx.new_seed(channel, tournament.id, await uow.games.count_in(tournament.id) + 1)
+        try:
+            record = await uow.games.create(
+                tournament_id=tournament.id,
+                channel=channel,
+                kind=game.name,
+                options=dict(self.options),
+                seed=seed,
+                commitment=dice_mod.commitment(seed),
+                snapshot=game.dump(state),
+                to_act=game.to_act(state),
+                now=ctx.now,
+            )
+        except GameAlreadyOpen:
+            return Refusal(IllegalCommand("game_already_open"))
+        table = Table(game, record.id, record.number, record.version, state)
+        commitment = record.commitment if ctx.verifiable else None
+        reply = ctx.narrator.opened(table, tournament.name, commitment, lang)
+        logged = {"type": "Open", "game": game.name, "options": dict(self.options)}
+        return Done(reply, logged, record.id)
+
+
+@dataclass(frozen=True)
+class ChangeSettings:
+    """Per-channel settings: language, moderator role, turn timeout."""
+
+    options: Mapping[str, str]
+
+    def check(self) -> Refusal | None:
+        try:
+            parse_settings(self.options)
+        except CroupierError as error:
+            return Refusal(error)
+        return None
+
+    async def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
+        fields = parse_settings(self.options)
+        settings = ctx.channel.settings
+        await uow.settings.set(ctx.guild, settings.channel, **fields)
+        shown = ", ".join(f"{key}={value}" for key, value in fields.items())
+        lang = fields.get("language") or ctx.lang
+        reply = ctx.narrator.simple("common.settings_changed", {"settings": shown}, lang)
+        return Done(reply, {"type": "Settings", **fields})
+
+
+async def _current_tournament(uow: UnitOfWork, ctx: Context) -> Tournament:
+    """The channel's tournament, started on the spot (named "Turnier") when it has none yet."""
+    channel = ctx.channel.settings.channel
+    tournament = await uow.tournaments.current(channel)
+    if tournament is None:
+        tournament = await uow.tournaments.create(
+            guild=ctx.guild, channel=channel, name="Turnier", scoring="sum", now=ctx.now
+        )
+    return tournament

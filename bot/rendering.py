@@ -1,0 +1,201 @@
+"""Engine facts → the parts of a :class:`Reply`, in one language, from the catalogues only.
+
+A :class:`Narrator` knows how its front end spells the bot's commands (the console says ``/join``,
+Discord ``/mitmachen``) and renders: the story from events, the running table, the board of the player
+to act (labels from the game's ``choice.<action>`` templates), the cards of a game's highlights, and
+refusals. Names come from the seats (by participant id), never from the text of a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot import texts
+from bot.games import GAMES, scope_of
+from bot.replies import Board, Button, Card, Reply, Row
+from bot.spelling import Spelling
+from engine.errors import CroupierError
+from engine.game import Event, Game, Highlight, Seat
+
+NameOf = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game as a reply shows it: the game, its stored identity, and a state of it."""
+
+    game: Game[Any]
+    game_id: int
+    number: int
+    version: int
+    state: Any
+
+
+def namer(*seatings: Sequence[Seat]) -> NameOf:
+    """Display names by participant id; later seatings win (someone who left keeps their name)."""
+    names = {seat.player: seat.name for seats in seatings for seat in seats}
+    return lambda player: names.get(player, player)
+
+
+class Narrator:
+    def __init__(self, spelling: Spelling) -> None:
+        self.spelling = spelling
+
+    def line(
+        self,
+        key: str,
+        facts: Mapping[str, Any],
+        lang: str,
+        *,
+        game: Game[Any] | None = None,
+        name_of: NameOf = str,
+    ) -> str:
+        scope = scope_of(game) if game is not None else None
+        return texts.render(key, facts, lang, name_of, self.spelling.commands(lang), scope)
+
+    # --- replies about a game ------------------------------------------------------------------------
+
+    def move(
+        self,
+        table: Table,
+        before: Any,
+        events: Sequence[Event],
+        lang: str,
+        *,
+        actor: str | None,
+        seed: bytes | None = None,
+    ) -> Reply:
+        """What happened (``events`` turned ``before`` into ``table.state``) and where it left the game."""
+        game = table.game
+        name_of = namer(game.table(before), game.table(table.state))
+        lines = [self.line(event.kind(), event.facts(), lang, game=game, name_of=name_of) for event in events]
+        seed_hex = seed.hex() if seed is not None else None
+        if seed_hex is not None:
+            lines.append(self.line("common.seed_revealed", {"seed": seed_hex}, lang))
+        cards = tuple(
+            self.card(highlight, lang, game, name_of)
+            for highlight in game.highlights(before, table.state, events)
+        )
+        to_act = game.to_act(table.state)
+        waiting = game.to_act(before)
+        wake = to_act if to_act not in (None, actor, waiting) else None
+        return self.about(table, lines, lang, name_of=name_of, seed=seed_hex, cards=cards, wake=wake)
+
+    def opened(self, table: Table, tournament: str, commitment: str | None, lang: str) -> Reply:
+        facts = {"number": table.number, "tournament": tournament, "commitment": commitment}
+        lines = [self.line("game.opened", facts, lang, game=table.game)]
+        if commitment is not None:
+            lines.append(self.line("common.commitment", facts, lang))
+        return self.about(table, lines, lang, commitment=commitment)
+
+    def about(
+        self,
+        table: Table,
+        lines: Sequence[str],
+        lang: str,
+        *,
+        name_of: NameOf | None = None,
+        **extra: Any,
+    ) -> Reply:
+        """A reply about a game: its lines, then the running table and board under the game's title."""
+        game = table.game
+        seats = game.table(table.state)
+        name_of = name_of or namer(seats)
+        return Reply(
+            ok=True,
+            lines=tuple(lines),
+            title=self.line("game.round", {"number": table.number}, lang, game=game),
+            table=self.rows(game, seats, lang),
+            board=self.board(table, lang, name_of),
+            language=lang,
+            game_id=table.game_id,
+            game_kind=game.name,
+            version=table.version,
+            to_act=game.to_act(table.state),
+            **extra,
+        )
+
+    def rows(self, game: Game[Any], seats: Sequence[Seat], lang: str) -> tuple[Row, ...]:
+        return tuple(
+            Row(
+                player=seat.player,
+                name=seat.name,
+                role=seat.role,
+                role_label=self.line(f"role.{seat.role}", {}, lang, game=game),
+                points=seat.points,
+                to_act=seat.to_act,
+            )
+            for seat in seats
+        )
+
+    def board(self, table: Table, lang: str, name_of: NameOf) -> Board | None:
+        """The choices of the player to act, labelled from the game's catalogue."""
+        game = table.game
+        player = game.to_act(table.state)
+        choices = game.choices(table.state) if player is not None and not game.finished(table.state) else ()
+        if player is None or not choices:
+            return None
+        buttons = tuple(
+            Button(
+                index=index,
+                label=choice.label
+                or self.line(f"choice.{choice.action}", choice.facts, lang, game=game, name_of=name_of),
+                action=choice.action,
+                group=choice.group,
+                multi=choice.multi,
+                limit=choice.limit,
+                tone=choice.tone,
+            )
+            for index, choice in enumerate(choices)
+        )
+        groups = dict.fromkeys(button.group for button in buttons if button.group)
+        placeholders = tuple((group, self._placeholder(game, group, lang)) for group in groups)
+        return Board(table.game_id, table.version, player, buttons, placeholders)
+
+    def _placeholder(self, game: Game[Any], group: str, lang: str) -> str:
+        scope = scope_of(game)
+        for key in (f"select.{group}", f"discord.select.{group}"):
+            if texts.has(key, lang, scope):
+                return self.line(key, {}, lang, game=game)
+        return self.line("discord.select.other", {}, lang)
+
+    def card(self, highlight: Highlight, lang: str, game: Game[Any], name_of: NameOf) -> Card:
+        title = self.line(highlight.key, highlight.facts, lang, game=game, name_of=name_of)
+        entries = tuple(
+            (name, self.line(key, {}, lang, game=game, name_of=name_of)) for name, key in highlight.items
+        )
+        return Card(title, entries)
+
+    # --- refusals and plain answers ------------------------------------------------------------------
+
+    def refusal(
+        self,
+        error: CroupierError,
+        lang: str,
+        *,
+        game: Game[Any] | None = None,
+        state: Any = None,
+        game_id: int | None = None,
+        private: bool = False,
+    ) -> Reply:
+        name_of = namer(game.table(state)) if game is not None and state is not None else str
+        line = self.line(f"error.{error.code}", dict(error.facts), lang, game=game, name_of=name_of)
+        return Reply(
+            ok=False,
+            lines=(line,),
+            language=lang,
+            error_code=error.code,
+            game_id=game_id,
+            game_kind=game.name if game is not None else None,
+            private=private,
+        )
+
+    def simple(self, key: str, facts: Mapping[str, Any], lang: str, **extra: Any) -> Reply:
+        return Reply(ok=True, lines=(self.line(key, facts, lang),), language=lang, **extra)
+
+
+def game_of(kind: str) -> Game[Any] | None:
+    """The registered game of a stored kind (None for a kind no longer installed)."""
+    return GAMES.get(kind)

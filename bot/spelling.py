@@ -1,0 +1,49 @@
+"""How a front end names the bot's commands: in sentences (``{cmd[join]}``) and in the help.
+
+The console types ``/join``; Discord has localised slash commands (``/mitmachen``); the service renders
+every sentence with the spelling of the front end that asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from bot.games import GAMES
+from bot.texts import CONSOLE_COMMANDS
+
+
+class Spelling(Protocol):
+    def commands(self, lang: str) -> Mapping[str, str]:
+        """Command key (``join``, ``open`` …) → how a user types it."""
+        ...
+
+    def listing(self, lang: str) -> Sequence[str]:
+        """Every command as the help lists it."""
+        ...
+
+
+class ConsoleSpelling:
+    """The console's commands, the same in every language."""
+
+    def commands(self, lang: str) -> Mapping[str, str]:
+        return CONSOLE_COMMANDS
+
+    def listing(self, lang: str) -> Sequence[str]:
+        return (
+            "/tournament NAME",
+            f"/open {'|'.join(GAMES)} [option=value …]",
+            "/join",
+            "/leave",
+            "/start",
+            "/skip NAME",
+            "/remove NAME",
+            "/close",
+            "/standings",
+            "/export csv|json|markdown|bbcode",
+            "/verify [ID]",
+            "/settings language=de|en|fr timeout=SECONDS",
+            "/help",
+            "/rules",
+            "/jokers",
+        )
