@@ -19,8 +19,7 @@ from engine.killer import KILLER, KILLER_CLASSIC, Advice
 from engine.killer import events as ev
 from engine.killer.game import EXPECTING
 
-from .helpers import Table, position
-from .test_properties import SeededDice, _sensible
+from .helpers import SeededDice, Table, position, sensible
 
 SCOPE = (KILLER.catalogue, KILLER.name)
 ENGINE = Path(__file__).resolve().parents[3] / "engine" / "killer"
@@ -57,7 +56,7 @@ def _games() -> Iterator[Event]:
             actor = game.to_act(state)
             assert actor is not None
             luck = rng.random()
-            command = Timeout() if luck < 0.05 else Advice() if luck < 0.1 else _sensible(game, state, rng)
+            command = Timeout() if luck < 0.05 else Advice() if luck < 0.1 else sensible(game, state, rng)
             state, events = game.apply(state, actor, command, dice)
             yield from events
     lobby = Table([], players=("anna", "ben", "carl", "dora"))

@@ -10,8 +10,7 @@ from engine.game import Choice, Join, Start
 from engine.killer import KILLER, KILLER_CLASSIC
 from engine.killer.game import _KillerGame
 
-from .helpers import Table, position
-from .test_properties import SeededDice
+from .helpers import SeededDice, Table, position
 
 
 def _press(options: list[Choice], rng: random.Random) -> str:

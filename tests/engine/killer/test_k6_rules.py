@@ -124,7 +124,8 @@ def test_K6_E1_a_negative_strength_can_eliminate_the_roller() -> None:
 
 def test_K6_A1_a_positive_strength_may_be_passed() -> None:
     table = classic([*SIXES, *MISS])
-    events = table.do("ben", "garde tout")
+    table.do("ben", "garde tout")
+    assert table.step == "target"
     events = table.do("ben", "passe")
     assert kinds(events)[0] == "killer.passed"
     assert table.to_act == "carl"

@@ -33,7 +33,19 @@ def test_K5_P1_readable_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "2629/2916" in out  # P(attack) with best play, three dice
 
 
-@pytest.mark.parametrize("dice", ["2", "11", "x"])
-def test_K5_S1_bad_dice_are_refused(dice: str, capsys: pytest.CaptureFixture[str]) -> None:
+BAD_DICE = [("2", "killer_too_few_dice"), ("11", "killer_too_many_dice"), ("x", "killer_bad_dice")]
+
+
+@pytest.mark.parametrize(("dice", "code"), BAD_DICE)
+def test_K5_S1_bad_dice_are_refused(dice: str, code: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--dice", dice]) == 2
-    assert capsys.readouterr().err.strip()
+    assert code in capsys.readouterr().err
+
+
+@pytest.mark.xfail(strict=True, reason="bot/odds_report.py renders refusals without Killer's scope")
+@pytest.mark.parametrize(("dice", "code"), BAD_DICE)
+def test_K5_S1_bad_dice_are_refused_in_a_sentence(
+    dice: str, code: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--dice", dice]) == 2
+    assert "[error." not in capsys.readouterr().err

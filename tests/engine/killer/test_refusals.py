@@ -11,7 +11,7 @@ from engine.game import Join, Leave, Remove, Skip, Start, Timeout
 from engine.killer import KILLER, KILLER_CLASSIC, Keep
 from engine.killer.commands import Attack, Direction, Pass
 
-from .helpers import Table, position
+from .helpers import Table, kinds, position
 
 SIX_SIXES = [6, 6, 6, 6, 6]
 
@@ -169,7 +169,9 @@ def test_K5_E1_nothing_after_the_end_but_advice() -> None:
     table.refuse("anna", "garde 6", IllegalCommand, "killer_over")
     table.refuse("mod", Remove("ben"), IllegalCommand, "killer_over")
     table.refuse("anna", Join("x"), IllegalCommand, "killer_over")
-    assert table.do("anna", "conseil")
+    before = table.state
+    assert kinds(table.do("anna", "conseil")) == ["killer.phase_odds"]
+    assert table.state is before
 
 
 def test_K5_S1_removing_twice_is_refused() -> None:
