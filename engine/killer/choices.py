@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from engine.errors import CroupierError
 from engine.game import Choice
-from engine.killer.commands import Attack
-from engine.killer.health import immune
+from engine.killer.commands import Attack, Pass
 from engine.killer.names import resolve
 from engine.killer.state import KillerState, Turn
 from engine.killer.words import parse
@@ -50,9 +49,11 @@ def choices(state: KillerState) -> list[Choice]:
         )
         for pid in _targets(state, turn)
     ]
-    if state.rules.classic:
-        return [*offered, Choice(action="pass", words="passe", label="Passer")]
-    return [*offered, Choice(action="attack_self", words="attaque", label="Sans cible (contre moi)")]
+    if Pass in state.variant.accepts[turn.step]:
+        offered.append(Choice(action="pass", words="passe", label="Passer"))
+    if state.variant.self_attack:
+        offered.append(Choice(action="attack_self", words="attaque", label="Sans cible (contre moi)"))
+    return offered
 
 
 def _targets(state: KillerState, turn: Turn) -> list[str]:
@@ -62,7 +63,7 @@ def _targets(state: KillerState, turn: Turn) -> list[str]:
         for pid in ids
         if pid != turn.player
         and state.player(pid).targetable
-        and (state.rules.classic or not immune(state.player(pid), turn.value))
+        and not state.variant.immune(state.player(pid), turn.value)
     ]
 
 

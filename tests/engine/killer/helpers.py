@@ -15,7 +15,6 @@ from engine.errors import CroupierError
 from engine.game import Command, Event, Join, Start
 from engine.killer import KILLER, Attack, Auto, Direction, Keep, KeepAll, KillerState, Pass, Player, flow
 from engine.killer.game import _KillerGame
-from engine.killer.health import immune
 
 
 def faces_for(total: int, dice: int) -> list[int]:
@@ -161,8 +160,8 @@ def sensible(game: _KillerGame, state: KillerState, rng: random.Random) -> Comma
     targets = [
         p.id
         for p in state.players
-        if p.id != turn.player and p.targetable and (state.rules.classic or not immune(p, turn.value))
+        if p.id != turn.player and p.targetable and not state.variant.immune(p, turn.value)
     ]
-    if not targets or (not state.rules.classic and rng.random() < 0.1):
-        return Pass() if state.rules.classic else Attack(None)
+    if not targets or (state.variant.self_attack and rng.random() < 0.1):
+        return Attack(None) if state.variant.self_attack else Pass()
     return Attack(rng.choice(targets))

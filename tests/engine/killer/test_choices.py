@@ -28,7 +28,7 @@ def test_K5_R1_K6_A1_games_played_by_pressing_choices_only(seed: int) -> None:
     game: _KillerGame = KILLER_CLASSIC if seed % 3 == 0 else KILLER
     rng, dice = random.Random(seed), SeededDice(seed)
     modes = ["terminator", "zombie", "mythic"][: seed % 4]
-    state = game.open({} if game.classic else {"dice": 3 + seed % 3, "modes": modes})
+    state = game.open({} if game is KILLER_CLASSIC else {"dice": 3 + seed % 3, "modes": modes})
     for name in ("anna", "ben", "carl")[: 2 + seed % 2]:
         state, _ = game.apply(state, name, Join(name), dice)
     state, _ = game.apply(state, "mod", Start(), dice)
