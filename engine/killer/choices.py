@@ -49,7 +49,7 @@ def choices(state: KillerState) -> list[Choice]:
         )
         for pid in _targets(state, turn)
     ]
-    if Pass in state.variant.accepts[turn.step]:
+    if Pass in state.variant.accepts.get(turn.step, ()):
         offered.append(Choice(action="pass", words="passe", label="Passer"))
     if state.variant.self_attack:
         offered.append(Choice(action="attack_self", words="attaque", label="Sans cible (contre moi)"))

@@ -123,7 +123,7 @@ class _KillerGame:
         return snapshot.dump(state)
 
     def load(self, data: Mapping[str, Any]) -> KillerState:
-        return snapshot.load(data)
+        return snapshot.load(data, self.variant)
 
     def table(self, state: KillerState) -> Sequence[Seat]:
         """Seats in turn order (sign-up order until the order is fixed); points are PDV."""

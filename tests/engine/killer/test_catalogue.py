@@ -32,7 +32,8 @@ EVENT_CLASSES = [
 SHARED_CODES = {
     "not_your_turn",
     "unknown_player",
-}  # same facts as the other games' (player, name, suggestions)
+    "unsupported_format",
+}  # same facts as the other games' (player, name, suggestions, version, expected)
 
 
 def catalogue(lang: str) -> dict[str, str]:
