@@ -19,10 +19,10 @@ import sys
 from fractions import Fraction
 from typing import Any
 
+from bot.games import scope_of
 from bot.texts import render
 from engine.errors import CroupierError
-from engine.killer import odds
-from engine.killer.rules import rules_from_options
+from engine.killer import KILLER, odds
 
 OBJECTIVE = "maximise P(attack); ties: maximise P(regeneration), then minimise the expected loss"
 
@@ -51,7 +51,7 @@ def _block(result: odds.Odds) -> dict[str, Any]:
 
 def report(dice: int) -> dict[str, Any]:
     """The whole comparison for ``dice`` dice, as JSON-ready data."""
-    rules = rules_from_options({"dice": dice}, classic=False)
+    rules = KILLER.variant.rules({"dice": dice})
     optimal = odds.phase_odds(dice, "attack")
     text = odds.text_strategy_odds(dice)
     least_loss = odds.phase_odds(dice, "loss")
@@ -120,9 +120,9 @@ def main(argv: list[str]) -> int:
     except SystemExit as stop:  # --help or a usage error: argparse has printed why
         return int(stop.code or 0)
     try:
-        dice = rules_from_options({"dice": args.dice}, classic=False).dice
+        dice = KILLER.variant.rules({"dice": args.dice}).dice
     except CroupierError as error:
-        print(render(f"error.{error.code}", error.facts, "en"), file=sys.stderr)
+        print(render(f"error.{error.code}", error.facts, "en", scope=scope_of(KILLER)), file=sys.stderr)
         return 2
     data = report(dice)
     print(json.dumps(data) if args.json else _table(data))

@@ -140,8 +140,7 @@ class Narrator:
         buttons = tuple(
             Button(
                 index=index,
-                label=choice.label
-                or self.line(f"choice.{choice.action}", choice.facts, lang, game=game, name_of=name_of),
+                label=self.line(f"choice.{choice.action}", choice.facts, lang, game=game, name_of=name_of),
                 action=choice.action,
                 group=choice.group,
                 multi=choice.multi,

@@ -85,7 +85,6 @@ class Choice:
     separator: str = " "
     limit: int = 0  # a multi group's most picks (0: as many as it has options)
     tone: str = ""  # "" | "go" | "halt" | "good": a front end's emphasis (Discord's button colours)
-    label: str = ""  # transitional: labels now come from the catalogue; remove once nothing sets it
 
     def compose(self, picked: Sequence[str]) -> str:
         """The words a multi-select sends for the options picked (each a ``words`` of this group)."""

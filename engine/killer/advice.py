@@ -15,10 +15,11 @@ from engine.killer.state import KillerState, Turn
 
 
 def goal(state: KillerState, turn: Turn) -> odds.Goal:
-    """What the keep phase is played for: the kept sum (setup, older revision) or an attack."""
-    if turn.step == "setup" or state.rules.classic:
+    """What the keep phase is played for: the kept sum in setup, else what the variant plays for (an
+    attack, a zombie's announced side, the older revision's strength)."""
+    if turn.step == "setup":
         return "sum"
-    return turn.direction or "attack"
+    return turn.direction or state.variant.play_goal
 
 
 def auto_keep(state: KillerState, turn: Turn) -> tuple[int, ...]:
@@ -61,7 +62,7 @@ def advice(state: KillerState, by: str) -> Event:
             expected_loss=round(float(result.expected_loss), 3),
             attack_by_value=tuple(_text(result.attack(v)) for v in range(1, 7)),
         )
-    if state.rules.classic:
+    if state.variant.play_goal == "sum":  # no roll to advise on: a whole phase's odds
         expected = odds.phase_odds(dice, "sum").expected_sum
         subject = turn.player if turn is not None else by
         return AdviceSum(subject, by, (), (), (), _text(expected), float(expected))

@@ -1,15 +1,15 @@
 """What the player to act may do now, as the forum words a button or select would send.
 
 A press goes through the same parser and rules as a typed line, so every choice offered here is a
-line the game accepts at this moment (the tests play whole games by pressing only these).
+line the game accepts at this moment (the tests play whole games by pressing only these). What a
+button shows is the catalogue's, in the reader's language: the engine names no label.
 """
 
 from __future__ import annotations
 
 from engine.errors import CroupierError
 from engine.game import Choice
-from engine.killer.commands import Attack
-from engine.killer.health import immune
+from engine.killer.commands import Attack, Pass
 from engine.killer.names import resolve
 from engine.killer.state import KillerState, Turn
 from engine.killer.words import parse
@@ -19,6 +19,8 @@ TARGET_GROUP = "target"
 
 
 def choices(state: KillerState) -> list[Choice]:
+    """Each choice's ``action`` names its label in the catalogue (``choice.<action>``) and ``facts`` fill
+    it in; ``words`` are exactly what the parser reads."""
     turn = state.turn
     if state.over or turn is None or turn.due:
         return []
@@ -28,31 +30,37 @@ def choices(state: KillerState) -> list[Choice]:
                 Choice(
                     action="keep_die",
                     words=str(face),
-                    label=str(face),
+                    facts={"face": face},
                     group=KEEP_GROUP,
                     multi=True,
                     prefix="garde",
                 )
                 for face in sorted(turn.roll, reverse=True)
             ),
-            Choice(action="keep_all", words="garde tout", label="Garder tout"),
-            Choice(action="auto", words="auto", label="Auto"),
-            Choice(action="advice", words="conseil", label="Conseil"),
+            Choice(action="keep_all", words="garde tout", tone="go"),
+            Choice(action="auto", words="auto", tone="go"),
+            Choice(action="advice", words="conseil"),
         ]
     if turn.step == "direction":
         return [
-            Choice(action="high", words="haut", label=f"Plus de {state.rules.high}"),
-            Choice(action="low", words="bas", label=f"Moins de {state.rules.low}"),
+            Choice(action="high", words="haut", facts={"value": state.rules.high}),
+            Choice(action="low", words="bas", facts={"value": state.rules.low}),
         ]
     offered = [
         Choice(
-            action="attack", words=_attack_words(state, pid), label=state.player(pid).name, group=TARGET_GROUP
+            action="attack",
+            words=_attack_words(state, pid),
+            facts={"target": pid},
+            group=TARGET_GROUP,
+            tone="good",
         )
         for pid in _targets(state, turn)
     ]
-    if state.rules.classic:
-        return [*offered, Choice(action="pass", words="passe", label="Passer")]
-    return [*offered, Choice(action="attack_self", words="attaque", label="Sans cible (contre moi)")]
+    if Pass in state.variant.accepts.get(turn.step, ()):
+        offered.append(Choice(action="pass", words="passe"))
+    if state.variant.self_attack:  # the attack turns on the player: shown as a warning
+        offered.append(Choice(action="attack_self", words="attaque", tone="halt"))
+    return offered
 
 
 def _targets(state: KillerState, turn: Turn) -> list[str]:
@@ -62,7 +70,7 @@ def _targets(state: KillerState, turn: Turn) -> list[str]:
         for pid in ids
         if pid != turn.player
         and state.player(pid).targetable
-        and (state.rules.classic or not immune(state.player(pid), turn.value))
+        and not state.variant.immune(state.player(pid), turn.value)
     ]
 
 

@@ -1,6 +1,6 @@
 """Killer and its older revision behind the :class:`engine.game.Game` face.
 
-``apply`` checks who may act and which commands the current step accepts (the table below), then
+``apply`` checks who may act and which commands the current step accepts (the variant's table), then
 hands over to :mod:`engine.killer.flow`; the rolls that follow are settled before returning. Every
 refusal raises before anything is built, so the given state is never touched.
 """
@@ -31,26 +31,19 @@ from engine.game import (
 from engine.game import (
     Result as GameResult,
 )
-from engine.killer import choices, flow, signup, words
-from engine.killer import state as canonical
+from engine.killer import choices, flow, signup, snapshot, words
 from engine.killer.advice import advice, auto_keep
+from engine.killer.classic import Classic
 from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
 from engine.killer.events import TimedOut
-from engine.killer.health import immune
 from engine.killer.names import resolve
-from engine.killer.rules import MAX_DICE, MIN_DICE, MODES, rules_from_options
+from engine.killer.rules import MAX_DICE, MIN_DICE, MODES
 from engine.killer.state import KillerState, Turn
+from engine.killer.variant import Variant
 
 Result = tuple[KillerState, list[Event]]
 
-# Which player commands each waiting step accepts, and the refusal that says what it waits for.
-ACCEPTS: Mapping[str, tuple[type[Command], ...]] = {
-    "setup": (Keep, KeepAll, Auto),
-    "keep": (Keep, KeepAll, Auto),
-    "direction": (Direction,),
-    "target": (Attack,),
-    "again": (Attack, Pass),
-}
+# The refusal that says what a waiting step expects (which commands it accepts is the variant's).
 EXPECTING: Mapping[str, str] = {
     "setup": "killer_expect_keep",
     "keep": "killer_expect_keep",
@@ -61,7 +54,7 @@ EXPECTING: Mapping[str, str] = {
 
 
 class _KillerGame:
-    """The shared implementation; the two games differ only by the rules object ``open`` builds."""
+    """The shared implementation; the two games differ only by their variant."""
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]]
@@ -70,10 +63,10 @@ class _KillerGame:
     options: ClassVar[tuple[OptionSpec, ...]]
     ranked: ClassVar[bool] = False
     colour: ClassVar[int] = 0x4B2A6B
-    classic: ClassVar[bool]
+    variant: ClassVar[Variant]
 
     def open(self, options: Mapping[str, Any]) -> KillerState:
-        return KillerState(rules=rules_from_options(options, classic=self.classic))
+        return KillerState(self.variant, self.variant.rules(options))
 
     def parse(self, text: str) -> Command | None:
         return words.parse(text)
@@ -122,19 +115,16 @@ class _KillerGame:
         if isinstance(command, Timeout):
             new, events = _timeout(state, turn)
             return _settled(new, [TimedOut(turn.player, turn.step), *events], dice)
-        accepted = ACCEPTS[turn.step]
-        if state.rules.classic and turn.step == "target":
-            accepted = (*accepted, Pass)  # the older text: a positive strength *may* attack
-        if not isinstance(command, accepted):
+        if not isinstance(command, state.variant.accepts.get(turn.step, ())):
             raise IllegalCommand(EXPECTING[turn.step], player=turn.player, value=turn.value)
         new, events = _perform(state, turn, command)
         return _settled(new, events, dice)
 
     def dump(self, state: KillerState) -> dict[str, Any]:
-        return canonical.dump(state)
+        return snapshot.dump(state)
 
     def load(self, data: Mapping[str, Any]) -> KillerState:
-        return canonical.load(data)
+        return snapshot.load(data, self.variant)
 
     def table(self, state: KillerState) -> Sequence[Seat]:
         """Seats in turn order (sign-up order until the order is fixed); points are PDV."""
@@ -215,7 +205,7 @@ def _checked_keep(turn: Turn, values: Sequence[int]) -> tuple[int, ...]:
 
 def _checked_target(state: KillerState, turn: Turn, text: str | None) -> str | None:
     if text is None:
-        if state.rules.classic:  # the older text has no self-attack: remind the player to name someone
+        if not state.variant.self_attack:  # remind the player to name someone
             raise IllegalCommand("killer_target_required", player=turn.player, value=turn.value)
         return None
     target = resolve(state, text)
@@ -224,7 +214,7 @@ def _checked_target(state: KillerState, turn: Turn, text: str | None) -> str | N
     victim = state.player(target)
     if not victim.targetable:
         raise IllegalCommand("killer_target_out", target=target)
-    if not state.rules.classic and immune(victim, turn.value):
+    if state.variant.immune(victim, turn.value):
         raise IllegalCommand("killer_target_immune", target=target, value=turn.value, level=victim.terminator)
     return target
 
@@ -232,22 +222,22 @@ def _checked_target(state: KillerState, turn: Turn, text: str | None) -> str | N
 class Killer(_KillerGame):
     """The 5-dice game with its variants (3 … 10 dice) and optional modes."""
 
-    name: ClassVar[str] = "killer"
+    name: ClassVar[str] = Variant.name
     aliases: ClassVar[tuple[str, ...]] = ("killer5", "killer 5")
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("dice", tuple(str(n) for n in range(MIN_DICE, MAX_DICE + 1))),
         OptionSpec("modes", MODES, multi=True),
     )
-    classic: ClassVar[bool] = False
+    variant: ClassVar[Variant] = Variant()
 
 
 class KillerClassic(_KillerGame):
     """The older 6-dice revision."""
 
-    name: ClassVar[str] = "killer-classic"
+    name: ClassVar[str] = Classic.name
     aliases: ClassVar[tuple[str, ...]] = ("killerclassic", "killer6", "killer 6", "classic")
     options: ClassVar[tuple[OptionSpec, ...]] = ()
-    classic: ClassVar[bool] = True
+    variant: ClassVar[Variant] = Classic()
 
 
 KILLER = Killer()

@@ -1,7 +1,8 @@
-"""Changes of PDV and what they do to a player's status, for both rule texts.
+"""Changes of PDV and what they do to a player's status.
 
 Kept in one place because every source of damage or healing (a miss, an attack, a mythic roll, a
-regeneration) must move players between alive, dying, dead and zombie the same way.
+regeneration) must move players between alive, dying, dead and zombie the same way; what a loss does
+to a status is the variant's (:meth:`engine.killer.variant.Variant.after_loss`).
 """
 
 from __future__ import annotations
@@ -9,27 +10,15 @@ from __future__ import annotations
 import dataclasses
 
 from engine.game import Event
-from engine.killer.events import Dying, Eliminated, TerminatorLevel, TurnedToDust
-from engine.killer.state import KillerState, Player
+from engine.killer.events import TerminatorLevel
+from engine.killer.state import KillerState
 
 
 def lose(state: KillerState, player_id: str, amount: int) -> tuple[KillerState, list[Event]]:
-    """Take ``amount`` PDV; below 0 a living player is dying (K5-D1) or out (K6-E1); a zombie at 0
-    or less is dust again (K5-Z1)."""
+    """Take ``amount`` PDV; the variant says what that does to the player's status."""
     player = state.player(player_id)
     hp = player.hp - amount
-    status = player.status
-    events: list[Event] = []
-    if state.rules.classic:
-        if status == "alive" and hp < 0:
-            status = "dead"
-            events.append(Eliminated(player_id, hp))
-    elif status == "alive" and hp < 0:
-        status = "dying"
-        events.append(Dying(player_id, hp))
-    elif status == "zombie" and hp <= 0:
-        status = "dead"
-        events.append(TurnedToDust(player_id, hp))
+    status, events = state.variant.after_loss(player, hp)
     return state.replace_player(dataclasses.replace(player, hp=hp, status=status)), events
 
 
@@ -48,8 +37,3 @@ def gain(
         level += 1
         events.append(TerminatorLevel(player_id, level))
     return state.replace_player(dataclasses.replace(player, hp=hp, terminator=level)), events
-
-
-def immune(player: Player, value: int) -> bool:
-    """A Terminator of level k shrugs off attacks of 1 … k, never a 6 (K5-T1)."""
-    return value < 6 and value <= player.terminator

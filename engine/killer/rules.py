@@ -1,8 +1,9 @@
-"""The parameters of a Killer game, and how a finished keep phase is judged.
+"""The parameters of a Killer game (number of dice, optional modes) and how a 5-dice keep phase is
+judged.
 
-Both rule texts are one engine: the variants and optional modes are flags on :class:`Rules` (in the
-spirit of python-chess's variant classes), read at the few places where the games differ. The
-judging functions are shared by the engine and by the exact odds, so the two can never disagree.
+Parameters are plain values; what the two rule texts do differently lives in the variants
+(:mod:`engine.killer.variant`, :mod:`engine.killer.classic`). :func:`judge` is shared by the engine and
+by the exact odds, so the two can never disagree.
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ from engine.errors import InvalidCommand
 MIN_DICE = 3  # fewer is "impossible" in the text: the targets would overlap (K5-S1 variants)
 MAX_DICE = 10  # the project's bound: keeps the exact odds cheap and the chat readable
 DEFAULT_DICE = 5
-CLASSIC_DICE = 6
-CLASSIC_BASE = 30  # the older revision subtracts 30 from a six-dice sum (K6-F1)
 MODES = ("terminator", "zombie", "mythic")
 
 Side = Literal["low", "high"]
@@ -26,10 +25,9 @@ Side = Literal["low", "high"]
 
 @dataclasses.dataclass(frozen=True)
 class Rules:
-    """One game's variant: number of dice, which rule text, which optional modes."""
+    """One game's parameters: the number of dice and which optional modes are on."""
 
     dice: int = DEFAULT_DICE
-    classic: bool = False
     terminator: bool = False
     zombie: bool = False
     mythic: bool = False
@@ -78,12 +76,7 @@ def judge(rules: Rules, score: int, direction: Side | None = None) -> Verdict:
     return Verdict("attack", value, side)
 
 
-def strength(score: int) -> int:
-    """The older revision's attack strength: six kept dice minus 30, at most 6 (K6-F1)."""
-    return score - CLASSIC_BASE
-
-
-def _dice_option(value: Any) -> int:
+def dice_option(value: Any) -> int:
     if isinstance(value, bool):
         raise InvalidCommand("killer_bad_dice", value=str(value))
     if isinstance(value, int):
@@ -99,7 +92,7 @@ def _dice_option(value: Any) -> int:
     return dice
 
 
-def _modes_option(value: Any) -> set[str]:
+def modes_option(value: Any) -> set[str]:
     if isinstance(value, str):
         words = [w for w in value.replace(",", " ").split() if w]
     elif isinstance(value, list | tuple):
@@ -117,18 +110,16 @@ def _modes_option(value: Any) -> set[str]:
     return chosen
 
 
-def rules_from_options(options: Mapping[str, Any], *, classic: bool) -> Rules:
-    """Validate the moderator's options; anything unknown is refused with a clear code."""
+def check_option_names(options: Mapping[str, Any]) -> None:
+    """Anything but ``dice`` and ``modes`` is refused with a clear code."""
     for key in options:
         if key not in ("dice", "modes"):
             raise InvalidCommand("killer_unknown_option", option=str(key), known=["dice", "modes"])
-    if classic:
-        # The older revision has no variants; tolerate options that merely restate that.
-        if "dice" in options and _dice_option(options["dice"]) != CLASSIC_DICE:
-            raise InvalidCommand("killer_classic_dice", dice=options["dice"], required=CLASSIC_DICE)
-        if _modes_option(options.get("modes", [])):
-            raise InvalidCommand("killer_classic_modes", modes=options["modes"])
-        return Rules(dice=CLASSIC_DICE, classic=True)
-    dice = _dice_option(options.get("dice", DEFAULT_DICE))
-    modes = _modes_option(options.get("modes", []))
+
+
+def rules_from_options(options: Mapping[str, Any]) -> Rules:
+    """The 5-dice game's options, validated (each variant's ``rules`` is the way in)."""
+    check_option_names(options)
+    dice = dice_option(options.get("dice", DEFAULT_DICE))
+    modes = modes_option(options.get("modes", []))
     return Rules(dice=dice, **dict.fromkeys(modes, True))

@@ -6,7 +6,6 @@ import dataclasses
 
 from engine.commands import fold
 from engine.errors import IllegalCommand, InvalidCommand
-from engine.game import Event
 from engine.killer import events as ev
 from engine.killer.flow import Result, begin_setup
 from engine.killer.state import KillerState, Player
@@ -65,12 +64,6 @@ def start(state: KillerState) -> Result:
     _open_signup(state)
     if len(state.players) < MIN_PLAYERS:
         raise IllegalCommand("killer_not_enough_players", count=len(state.players), minimum=MIN_PLAYERS)
-    ids = tuple(p.id for p in state.players)
-    rules = state.rules
-    first: Event
-    if rules.classic:
-        first = ev.ClassicStarted(ids, rules.dice)
-    else:
-        first = ev.Started(ids, rules.dice, rules.low, rules.high, rules.modes)
+    first = state.variant.started(tuple(p.id for p in state.players), state.rules)
     state, more = begin_setup(dataclasses.replace(state, started=True))
     return state, [first, *more]

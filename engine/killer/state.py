@@ -1,4 +1,4 @@
-"""The canonical state of a Killer game: immutable, plain data, one JSON form (``dump``/``load``).
+"""The canonical state of a Killer game: immutable, plain data (its JSON form: :mod:`engine.killer.snapshot`).
 
 A game is a sign-up list, a turn order and at most one :class:`Turn` in progress. A turn records
 the step it is at; a step whose roll is due but not made yet (only possible when a scripted dice
@@ -8,10 +8,12 @@ source runs dry after the last replay line) is visible in the state, so nothing 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from engine.killer.rules import Rules, Side
+
+if TYPE_CHECKING:  # the variants play on states: they import this module, not the other way round
+    from engine.killer.variant import Variant
 
 Status = Literal["alive", "dying", "dead", "zombie"]
 Step = Literal[
@@ -75,6 +77,7 @@ class Turn:
 class KillerState:
     """A whole game; ``players`` in sign-up order, ``order`` the turn order once fixed."""
 
+    variant: Variant  # which rule text: the 5-dice game or the older revision
     rules: Rules
     players: tuple[Player, ...] = ()
     started: bool = False
@@ -100,38 +103,3 @@ class KillerState:
     @property
     def to_act(self) -> str | None:
         return None if self.over or self.turn is None else self.turn.player
-
-
-def dump(state: KillerState) -> dict[str, Any]:
-    """The canonical JSON form (tuples become lists)."""
-    plain: dict[str, Any] = _plain(dataclasses.asdict(state))
-    return plain
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
-    return value
-
-
-def load(data: Mapping[str, Any]) -> KillerState:
-    turn = data.get("turn")
-    return KillerState(
-        rules=Rules(**data["rules"]),
-        players=tuple(Player(**player) for player in data.get("players", ())),
-        started=bool(data.get("started", False)),
-        order=tuple(data.get("order", ())),
-        turn=None if turn is None else _turn(turn),
-        cycle=int(data.get("cycle", 0)),
-        over=bool(data.get("over", False)),
-        winner=data.get("winner"),
-    )
-
-
-def _turn(data: Mapping[str, Any]) -> Turn:
-    fields = dict(data)
-    fields["kept"] = tuple(fields.get("kept", ()))
-    fields["roll"] = tuple(fields.get("roll", ()))
-    return Turn(**fields)

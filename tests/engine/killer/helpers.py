@@ -1,8 +1,10 @@
-"""A scripted Killer table for rule tests: players, setup, then typed lines with known dice."""
+"""The Killer tests' one set of helpers: a scripted table (players, setup, then typed lines with known
+dice), positions already under way, reproducible random dice and a random legal move."""
 
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -11,7 +13,7 @@ import pytest
 from engine.dice import ScriptedDice
 from engine.errors import CroupierError
 from engine.game import Command, Event, Join, Start
-from engine.killer import KILLER, KillerState, Player, flow
+from engine.killer import KILLER, Attack, Auto, Direction, Keep, KeepAll, KillerState, Pass, Player, flow
 from engine.killer.game import _KillerGame
 
 
@@ -127,3 +129,39 @@ def position(
     table.state, more = flow.settle(state, table.dice, strict=False)
     table.events = [*events, *more]
     return table
+
+
+class SeededDice:
+    """Reproducible dice for property tests (a local generator, never the global one)."""
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed)
+
+    def roll(self) -> int:
+        return self._random.randint(1, 6)
+
+
+def sensible(game: _KillerGame, state: KillerState, rng: random.Random) -> Command:
+    """A legal move for the player to act, chosen at random."""
+    turn = state.turn
+    assert turn is not None
+    if turn.step in ("setup", "keep"):
+        choice = rng.random()
+        if choice < 0.3:
+            return Auto()
+        if choice < 0.4:
+            return KeepAll()
+        size = rng.randint(1, len(turn.roll))
+        return Keep(tuple(rng.sample(turn.roll, size)))
+    if turn.step == "direction":
+        return Direction(rng.choice(["high", "low"]))
+    if turn.step == "again" and rng.random() < 0.5:
+        return Pass()
+    targets = [
+        p.id
+        for p in state.players
+        if p.id != turn.player and p.targetable and not state.variant.immune(p, turn.value)
+    ]
+    if not targets or (state.variant.self_attack and rng.random() < 0.1):
+        return Attack(None) if state.variant.self_attack else Pass()
+    return Attack(rng.choice(targets))

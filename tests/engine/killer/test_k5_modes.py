@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from engine.errors import IllegalCommand
+from engine.killer import KILLER
 from engine.killer import events as ev
-from engine.killer.health import gain, immune
+from engine.killer.health import gain
 from engine.killer.state import Player
 
 from .helpers import Table, kinds, of, position
@@ -62,6 +63,7 @@ def test_K5_T1_an_immune_terminator_cannot_be_chosen_as_target() -> None:
 
 
 def test_K5_T1_the_attack_of_6_always_works() -> None:
+    immune = KILLER.variant.immune
     assert immune(_player(level=5), 5)
     assert not immune(_player(level=5), 6)
     assert not immune(_player(level=6), 6)

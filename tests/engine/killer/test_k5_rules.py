@@ -8,7 +8,7 @@ from engine.errors import DiceExhausted
 from engine.game import Start
 from engine.killer import KILLER, odds
 from engine.killer import events as ev
-from engine.killer.rules import Rules, judge, rules_from_options
+from engine.killer.rules import Rules, judge
 
 from .helpers import Table, kinds, of, position
 
@@ -119,7 +119,7 @@ def test_K5_O1_seed_examples_judged() -> None:
     [(3, 9, 12), (4, 10, 18), (5, 11, 24), (6, 12, 30), (7, 13, 36), (10, 16, 54)],
 )
 def test_K5_O1_variants_targets_follow_x_plus_6_and_6x_minus_6(dice: int, low: int, high: int) -> None:
-    rules = rules_from_options({"dice": dice}, classic=False)
+    rules = KILLER.variant.rules({"dice": dice})
     assert (rules.low, rules.high) == (low, high)
     assert judge(rules, low - 1).value == 1
     assert judge(rules, high + 1).value == 1

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 from engine.errors import IllegalCommand
 from engine.game import Start
-from engine.killer import KILLER_CLASSIC
+from engine.killer import KILLER, KILLER_CLASSIC, Classic, Variant
 from engine.killer import events as ev
 
 from .helpers import Table, kinds, of
@@ -124,7 +127,21 @@ def test_K6_E1_a_negative_strength_can_eliminate_the_roller() -> None:
 
 def test_K6_A1_a_positive_strength_may_be_passed() -> None:
     table = classic([*SIXES, *MISS])
-    events = table.do("ben", "garde tout")
+    table.do("ben", "garde tout")
+    assert table.step == "target"
     events = table.do("ben", "passe")
     assert kinds(events)[0] == "killer.passed"
     assert table.to_act == "carl"
+
+
+def test_K6_S1_the_older_rules_are_a_variant_of_the_5_dice_game_not_a_flag() -> None:
+    """What the older text does differently lives in its variant's methods; no module reads a flag."""
+    assert type(KILLER.variant) is Variant
+    assert type(KILLER_CLASSIC.variant) is Classic
+    assert KILLER_CLASSIC.variant != KILLER.variant
+    engine = Path(__file__).resolve().parents[3] / "engine" / "killer"
+    for path in engine.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        nodes = ast.walk(tree)
+        flags = [node.lineno for node in nodes if isinstance(node, ast.Attribute) and node.attr == "classic"]
+        assert flags == [], f"{path.name} reads .classic at lines {flags}"

@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 
 from bot.odds_report import main
-from engine.killer import odds
+from bot.texts import render
+from engine.killer import KILLER, odds
 
 
 def test_K5_P1_json_gives_exact_fractions_for_both_strategies(capsys: pytest.CaptureFixture[str]) -> None:
@@ -33,7 +34,18 @@ def test_K5_P1_readable_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "2629/2916" in out  # P(attack) with best play, three dice
 
 
-@pytest.mark.parametrize("dice", ["2", "11", "x"])
-def test_K5_S1_bad_dice_are_refused(dice: str, capsys: pytest.CaptureFixture[str]) -> None:
+BAD_DICE = [
+    ("2", "killer_too_few_dice", {"dice": 2, "minimum": 3}),
+    ("11", "killer_too_many_dice", {"dice": 11, "maximum": 10}),
+    ("x", "killer_bad_dice", {"value": "x"}),
+]
+
+
+@pytest.mark.parametrize(("dice", "code", "facts"), BAD_DICE)
+def test_K5_S1_bad_dice_are_refused_in_a_sentence(
+    dice: str, code: str, facts: dict[str, object], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["--dice", dice]) == 2
-    assert capsys.readouterr().err.strip()
+    said = render(f"error.{code}", facts, "en", scope=(KILLER.catalogue, KILLER.name))
+    assert capsys.readouterr().err == said + "\n"
+    assert not said.startswith("[")

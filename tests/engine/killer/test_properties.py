@@ -9,24 +9,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import CroupierError
-from engine.game import Close, Command, Join, Remove, Skip, Start, Timeout
+from engine.game import Close, Join, Remove, Skip, Start, Timeout
 from engine.killer import KILLER, KILLER_CLASSIC, Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
 from engine.killer.game import _KillerGame
-from engine.killer.health import immune
 from engine.killer.state import KillerState
+
+from .helpers import SeededDice, sensible
 
 NAMES = ("anna", "ben", "carl", "dora", "emil")
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-class SeededDice:
-    """Reproducible dice for property tests (a local generator, never the global one)."""
-
-    def __init__(self, seed: int) -> None:
-        self._random = random.Random(seed)
-
-    def roll(self) -> int:
-        return self._random.randint(1, 6)
 
 
 options = st.fixed_dictionaries(
@@ -102,32 +93,6 @@ def test_K5_R1_random_commands_never_crash_and_refusals_change_nothing(
         _check(game, state)
 
 
-def _sensible(game: _KillerGame, state: KillerState, rng: random.Random) -> Command:
-    """A legal move for the player to act, chosen at random."""
-    turn = state.turn
-    assert turn is not None
-    if turn.step in ("setup", "keep"):
-        choice = rng.random()
-        if choice < 0.3:
-            return Auto()
-        if choice < 0.4:
-            return KeepAll()
-        size = rng.randint(1, len(turn.roll))
-        return Keep(tuple(rng.sample(turn.roll, size)))
-    if turn.step == "direction":
-        return Direction(rng.choice(["high", "low"]))
-    if turn.step == "again" and rng.random() < 0.5:
-        return Pass()
-    targets = [
-        p.id
-        for p in state.players
-        if p.id != turn.player and p.targetable and (state.rules.classic or not immune(p, turn.value))
-    ]
-    if not targets or (not state.rules.classic and rng.random() < 0.1):
-        return Pass() if state.rules.classic else Attack(None)
-    return Attack(rng.choice(targets))
-
-
 @SETTINGS
 @given(classic=st.booleans(), options=options, players=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_K5_E1_K6_E1_every_game_with_enough_dice_ends(
@@ -145,7 +110,7 @@ def test_K5_E1_K6_E1_every_game_with_enough_dice_ends(
             break
         actor = game.to_act(state)
         assert actor is not None
-        state, _ = game.apply(state, actor, _sensible(game, state, rng), dice)
+        state, _ = game.apply(state, actor, sensible(game, state, rng), dice)
         _check(game, state)
     assert game.finished(state)
     summary = game.summary(state)

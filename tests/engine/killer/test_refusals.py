@@ -11,7 +11,7 @@ from engine.game import Join, Leave, Remove, Skip, Start, Timeout
 from engine.killer import KILLER, KILLER_CLASSIC, Keep
 from engine.killer.commands import Attack, Direction, Pass
 
-from .helpers import Table, position
+from .helpers import Table, kinds, position
 
 SIX_SIXES = [6, 6, 6, 6, 6]
 
@@ -132,7 +132,7 @@ def test_K5_S1_bad_options_are_refused(
 
 def test_K6_S1_the_older_game_has_six_dice_and_no_modes() -> None:
     assert KILLER_CLASSIC.open({}).rules.dice == 6
-    assert KILLER_CLASSIC.open({"dice": 6, "modes": []}).rules.classic
+    assert KILLER_CLASSIC.open({"dice": 6, "modes": []}) == KILLER_CLASSIC.open({})
     for options, code in (
         ({"dice": 5}, "killer_classic_dice"),
         ({"modes": "zombie"}, "killer_classic_modes"),
@@ -169,7 +169,9 @@ def test_K5_E1_nothing_after_the_end_but_advice() -> None:
     table.refuse("anna", "garde 6", IllegalCommand, "killer_over")
     table.refuse("mod", Remove("ben"), IllegalCommand, "killer_over")
     table.refuse("anna", Join("x"), IllegalCommand, "killer_over")
-    assert table.do("anna", "conseil")
+    before = table.state
+    assert kinds(table.do("anna", "conseil")) == ["killer.phase_odds"]
+    assert table.state is before
 
 
 def test_K5_S1_removing_twice_is_refused() -> None:
