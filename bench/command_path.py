@@ -282,8 +282,8 @@ STAGES = (
     ("engine: parse", "engine.verflixte6.game.Verflixte6.parse"),
     ("engine: apply", "engine.verflixte6.game.Verflixte6.apply"),
     ("engine: dump snapshot", "engine.verflixte6.game.Verflixte6.dump"),
-    ("render: game reply", "bot.replies.Replier.game_reply"),
-    ("render: refusal", "bot.replies.Replier.refusal"),
+    ("render: move reply", "bot.rendering.Narrator.move"),
+    ("render: refusal", "bot.rendering.Narrator.refusal"),
     ("log: reply.to_log (asdict)", "bot.replies.Reply.to_log"),
 )
 

@@ -38,7 +38,7 @@ from sqlalchemy import insert, text
 from bench.support import NAMES, backends, emit, memory_mib, postgres_problem, scratch_database
 from bot.croupier import Croupier, Incoming, seed_from_text
 from bot.games import GAMES
-from bot.store import Store
+from bot.store import GameRecord, Store
 from bot.store.repositories import games_t, log_t, participants_t, tournaments_t
 from engine.dice import RecordingDice, VerifiableDice, commitment
 from engine.game import Join
@@ -174,6 +174,14 @@ def batches(count: int) -> tuple[tuple[Rows, ...], float]:
     return tuple(made), time.perf_counter() - started
 
 
+async def open_game(store: Store, channel: str) -> tuple[GameRecord, Any] | None:
+    """A channel's open game and its state, read straight from the store (the bench picks its moves
+    from it; front ends never do this)."""
+    async with store.unit_of_work(read_only=True) as uow:
+        record = await uow.games.open_in(channel)
+    return None if record is None else (record, GAMES[record.kind].load(record.snapshot))
+
+
 async def seed(store: Store, count: int) -> dict[str, float]:
     """Write ``count`` played, open games in batches; seconds spent in the engine (0 when another store
     of this run already had them built) and in the store."""
@@ -218,7 +226,7 @@ async def active(url: str, channels: int) -> dict[str, Any]:
     async def play(number: int) -> None:
         channel = channel_of(number)
         async with gate:
-            view = await croupier.open_game_view(channel)
+            view = await open_game(store, channel)
             if view is None:
                 return
             record, state = view
@@ -246,7 +254,7 @@ async def active(url: str, channels: int) -> dict[str, Any]:
     await asyncio.gather(*(play(number) for number in range(2, channels + 2)))
     played_s = time.perf_counter() - began
     after_play = memory_mib()
-    held = [await croupier.open_game_view(channel_of(number)) for number in range(2, channels + 2)]
+    held = [await open_game(store, channel_of(number)) for number in range(2, channels + 2)]
     with_states = memory_mib()
     await store.close()
     return {

@@ -42,12 +42,12 @@ NAMES = ("Anna", "Ben", "Cleo", "Dora", "Emil", "Frieda", "Gustav", "Hanna")
 JOKERS = tuple(
     name for name in registry.NAMES if registry.spec(name).announced and name != "Senigmas Sekante"
 )
-# Events after which the croupier waits for an answer from the player who acts.
+# Choices on the board that show the croupier waits for an answer to a question.
 QUESTIONS = {
-    "v6.robbery_offered": "victim",
-    "v6.anaconda_attack": "fight",
-    "v6.rattenlord_challenge": "retreat",
-    "v6.monokel_shown": "keep",
+    "rob_none": "victim",
+    "decline": "fight",
+    "retreat": "retreat",
+    "repeat": "keep",
 }
 ANSWERS = {
     "fight": ("kämpfen", "kneifen"),
@@ -293,7 +293,7 @@ class Players:
         if question == "victim":
             victims = list(facts.get("victims", ()))
             if victims and self._rng.random() < 0.85:
-                return Move("answer", actor, f"raube {self._name(self._rng.choice(victims))}")
+                return Move("answer", actor, f"raube {self._rng.choice(victims)}")
             return Move("answer", actor, "raube nicht")
         return Move("answer", actor, self._rng.choice(ANSWERS[question]))
 
@@ -318,10 +318,12 @@ class Players:
         self._to_act = reply.to_act
         self._table = {row.player: (row.name, row.role, row.points) for row in reply.table}
         self._question = None
-        for event in reply.events:
-            question = QUESTIONS.get(str(event.get("kind")))
+        buttons = reply.board.buttons if reply.board is not None else ()
+        for button in buttons:
+            question = QUESTIONS.get(button.action)
             if question is not None:
-                self._question = (question, event)
+                victims = [b.label for b in buttons if b.action == "rob"]  # display names
+                self._question = (question, {"victims": victims})
 
     def _recover(self, move: Move, reply: Reply) -> None:
         """A refusal nobody asked for means the players misread the game: start a fresh Durchgang."""

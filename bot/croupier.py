@@ -39,6 +39,7 @@ from bot.store import (
     NewLogEntry,
     StaleVersion,
     Store,
+    StoreUnavailable,
     UnitOfWork,
 )
 from bot.verify import Report, verify_in
@@ -455,11 +456,18 @@ class Croupier:
         return GAMES.get(record.kind) if record is not None else None
 
     async def _guarded(self, msg: Incoming, run: Callable[[], Awaitable[Reply]]) -> Reply:
-        """Serialise per channel, and retry a lost race (another process wrote first)."""
+        """Serialise per channel, and retry a lost race (another process wrote first) or a unit of
+        work that met a dead pooled connection. Retrying is safe: the message id makes it exactly-once."""
         async with self._locks.hold(msg.channel):
+            reconnected = False
             for attempt in range(_MAX_ATTEMPTS):
                 try:
                     return await run()
+                except StoreUnavailable as error:
+                    if not error.retryable or reconnected:
+                        raise
+                    log.info("a pooled connection was dead (%s); retrying with a fresh one", error.reason)
+                    reconnected = True
                 except DuplicateMessage:
                     earlier = await self._earlier(msg.message_id)
                     if earlier is not None:

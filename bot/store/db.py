@@ -6,7 +6,8 @@ transaction handling is turned off and SQLAlchemy emits ``BEGIN IMMEDIATE`` itse
 holds the write lock from its first statement: its reads and writes are one consistent transaction,
 migrations are transactional, and two processes on one file serialise instead of failing half-way.
 
-PostgreSQL runs on asyncpg with a small pool that checks connections before use.
+PostgreSQL runs on asyncpg with a small pool; a connection the server dropped is noticed at its first
+statement (no ping before every unit of work) and reported as retryable.
 """
 
 from __future__ import annotations
@@ -104,7 +105,10 @@ def create_engine(url: str | URL, *, foreign_keys: bool = True, echo: bool = Fal
             echo=echo,
             pool_size=5,
             max_overflow=10,
-            pool_pre_ping=True,
+            # No ping before every unit of work (a BEGIN/ROLLBACK round trip each): a connection the
+            # server dropped fails its first statement as a lost connection, the pool recycles them
+            # all, and the service retries the unit of work once (see StoreUnavailable.retryable).
+            pool_pre_ping=False,
             pool_recycle=1800,
             connect_args={
                 "timeout": PG_CONNECT_TIMEOUT_S,
@@ -206,7 +210,9 @@ def unavailable(error: BaseException, url: str | URL) -> StoreUnavailable | None
     if state.startswith("08") or state in {"53300", "57P01", "57P02", "57P03"}:
         return StoreUnavailable(shown, message, "check that the server is up and accepts connections")
     if error.connection_invalidated:
-        return StoreUnavailable(shown, message, "the connection was lost; check the server and retry")
+        return StoreUnavailable(
+            shown, message, "the connection was lost; check the server and retry", retryable=True
+        )
     cause = getattr(orig, "__cause__", None)
     if isinstance(cause, OSError | TimeoutError):
         return unavailable(cause, url)

@@ -20,10 +20,12 @@ class BadDatabaseURL(StoreError, ValueError):
 class StoreUnavailable(StoreError):
     """The database cannot be reached or opened; the message names the URL (password masked) and a hint."""
 
-    def __init__(self, url: str, reason: str, hint: str) -> None:
+    def __init__(self, url: str, reason: str, hint: str, *, retryable: bool = False) -> None:
         self.url = url
         self.reason = reason
         self.hint = hint
+        # A pooled connection turned out dead (the server restarted): a fresh one may well work.
+        self.retryable = retryable
         super().__init__(f"cannot use the database {url}: {reason}. {hint}")
 
 
