@@ -17,7 +17,7 @@ from bot.discord.options import BotOptions
 from bot.games import GAMES, scope_of
 from bot.store import GameRecord, LogEntry, Store
 from bot.texts import render
-from engine.dice import ScriptedDice
+from tests.dice import Dice
 from tests.discord_emulator import (
     BotMessage,
     DiscordEmulator,
@@ -34,21 +34,6 @@ class FastBot(CroupierBot):
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         return None
-
-
-@dataclass
-class Dice:
-    """The faces every game of the test will roll, in order; tests append before each throw."""
-
-    faces: list[int] = field(default_factory=list)
-
-    def factory(self, record: GameRecord) -> ScriptedDice:
-        dice = ScriptedDice(self.faces)
-        dice.position = record.dice_used
-        return dice
-
-    def will_roll(self, *faces: int) -> None:
-        self.faces.extend(faces)
 
 
 @dataclass
