@@ -12,7 +12,8 @@ from discord.gateway import DiscordWebSocket
 from bot.discord import endpoint
 from bot.discord.options import BotOptions
 from bot.store import ChannelDefaults, Store
-from tests.discord.helpers import READY_QUICKLY, Clock, Dice, People, Table
+from tests.dice import Dice
+from tests.discord.helpers import READY_QUICKLY, Clock, People, Table
 from tests.discord_emulator import DiscordEmulator
 from tests.discord_emulator import permissions as perms
 from tests.discord_emulator.fixtures import discord_emulator  # noqa: F401  (the fixture)

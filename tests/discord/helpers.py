@@ -16,8 +16,8 @@ from bot.discord.commands import DiscordSpelling
 from bot.discord.options import BotOptions
 from bot.games import GAMES, scope_of
 from bot.store import GameRecord, LogEntry, Store
-from bot.texts import render
-from engine.dice import ScriptedDice
+from bot.texts import LANGUAGES, render
+from tests.dice import Dice
 from tests.discord_emulator import (
     BotMessage,
     DiscordEmulator,
@@ -34,21 +34,6 @@ class FastBot(CroupierBot):
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         return None
-
-
-@dataclass
-class Dice:
-    """The faces every game of the test will roll, in order; tests append before each throw."""
-
-    faces: list[int] = field(default_factory=list)
-
-    def factory(self, record: GameRecord) -> ScriptedDice:
-        dice = ScriptedDice(self.faces)
-        dice.position = record.dice_used
-        return dice
-
-    def will_roll(self, *faces: int) -> None:
-        self.faces.extend(faces)
 
 
 @dataclass
@@ -202,9 +187,24 @@ def labels(message: BotMessage) -> list[str]:
 
 
 def table_text(message: BotMessage) -> str:
-    """The running-table field(s) of a game reply."""
+    """The running-table field(s) of a game reply: the field titled as the catalogue names the table
+    (in any language) and its untitled continuations."""
+    titles = {says("discord.field.table", lang, None) for lang in LANGUAGES} | {BLANK_FIELD}
     fields = message.embeds[0].get("fields") or []
-    return "\n".join(f["value"] for f in fields if f["name"] in ("Tabelle", "Table", "Tableau", "\u200b"))
+    return "\n".join(f["value"] for f in fields if f["name"] in titles)
+
+
+def table_rows(message: BotMessage) -> list[str]:
+    """The running table of a game reply, one line per seat (compare with :func:`row`)."""
+    return table_text(message).splitlines()
+
+
+def story(message: BotMessage) -> list[str]:
+    """What happened, as the lines of a game reply's first embed (compare with :func:`says`); none for
+    a message without embeds (a refusal)."""
+    if not message.embeds:
+        return []
+    return (message.embeds[0].get("description") or "").splitlines()
 
 
 def never_pings_broadly(message: BotMessage, allowed_users: AbstractSet[int] = frozenset()) -> None:
@@ -233,9 +233,18 @@ def embeds_of(response: InteractionResponse) -> list[dict[str, Any]]:
     return list(response.data.get("embeds") or [])
 
 
+# ---------------------------------------------------------------------- what the croupier says
+# Expected texts are rendered from the catalogues, never copied from the bot's output: a reworded
+# sentence changes the catalogue alone, and a test still fails when the bot says the wrong thing.
+# Facts naming players are given as display names ("Anna"): the helpers render with ``name_of=str``.
+
+BLANK_FIELD = "\u200b"  # the name of an embed field that continues the one before it
+
+
 def says(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
     """What the croupier says for a catalogue key on Discord (its command names, the game's catalogue):
-    tests compare with this instead of copying the bot's output."""
+    tests compare with this instead of copying the bot's output. ``game=None``: the shared catalogues
+    only, as for answers about no game (settings, standings, refusals of moderator actions)."""
     scope = scope_of(GAMES[game]) if game is not None else None
     return render(key, facts, lang, str, DiscordSpelling().commands(lang), scope)
 
@@ -243,3 +252,24 @@ def says(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: A
 def refusal(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
     """A refusal as Discord shows it (see :func:`bot.discord.embeds.refusal_content`)."""
     return f"⚠️ {says(key, lang, game, **facts)}"
+
+
+def row(
+    name: str, role: str, points: int, *, to_act: bool = False, lang: str = "de", game: str = "verflixte6"
+) -> str:
+    """One seat of the running table as Discord draws it (``bot.discord.embeds.table_fields``): the
+    marker of the player to act, the name, the role as the game's catalogue names it, the points."""
+    marker = "▶" if to_act else "•"
+    return f"{marker} {name} — {says(f'role.{role}', lang, game)}: **{points}**"
+
+
+def title(number: int, lang: str = "de", game: str = "verflixte6") -> str:
+    """The title of a game reply: the game's name for its round ``number``."""
+    return says("game.round", lang, game, number=number)
+
+
+def slash_name(lang: str, *path: str) -> str:
+    """A slash command as a user of ``lang`` types it (``/durchgang eröffnen``), from the names in the
+    Discord catalogue (``discord.cmd.durchgang.name``, ``discord.cmd.durchgang.oeffnen.name``)."""
+    words = [says(f"discord.cmd.{'.'.join(path[: i + 1])}.name", lang, None) for i in range(len(path))]
+    return "/" + " ".join(words)

@@ -3,7 +3,10 @@ works (persistent dynamic items), and a board the game has moved past answers "o
 
 from __future__ import annotations
 
-from tests.discord.helpers import Table, custom_id_for, labels, note, refusal
+from tests.discord.helpers import Table, custom_id_for, labels, note, refusal, says, story
+
+CONTINUE = says("choice.continue")  # the buttons' labels, as the game's catalogue names them
+STOP = says("choice.stop")
 
 
 async def opened_with(table: Table, *players: int) -> None:
@@ -19,9 +22,9 @@ async def test_V6_S6_wrong_player_pressing_gets_a_private_note_and_nothing_chang
     async with table.running():
         await opened_with(table, p.anna, p.ben)
         board = await table.said(p.anna, "weiter")
-        assert labels(board)[:2] == ["Weiter", "Stopp"]
+        assert labels(board)[:2] == [CONTINUE, STOP]
         before = await table.game()
-        _, answer = await table.press(board, custom_id_for(board, "Stopp"), p.ben)
+        _, answer = await table.press(board, custom_id_for(board, STOP), p.ben)
         assert answer.ephemeral
         assert answer.type == 4
         assert note(answer) == refusal("error.button_not_yours", player="Anna")
@@ -43,11 +46,11 @@ async def test_boards_keep_working_after_a_restart_and_stale_ones_say_so(table: 
         await opened_with(table, p.anna, p.ben)
         first_board = await table.said(p.anna, "weiter")  # Freiwurf 3
     async with table.running():  # a new process: nothing in memory, the same database
-        pressed = await table.pressed(first_board, custom_id_for(first_board, "Weiter"), p.anna)
-        assert "🎲 5 für Anna – Stand: 8" in pressed.text()
+        pressed = await table.pressed(first_board, custom_id_for(first_board, CONTINUE), p.anna)
+        assert story(pressed) == [says("v6.thrown", face=5, player="Anna", total=8)]
     async with table.running():  # and again: the typed line moves the game past the last board
         await table.said(p.anna, "weiter")  # 2 → 10
-        _, stale = await table.press(pressed, custom_id_for(pressed, "Stopp"), p.anna)
+        _, stale = await table.press(pressed, custom_id_for(pressed, STOP), p.anna)
         assert stale.ephemeral
         assert stale.data is not None
         assert note(stale) == refusal("error.outdated_choice")
@@ -62,7 +65,7 @@ async def test_a_new_board_strips_the_buttons_of_the_previous_one(table: Table) 
     async with table.running():
         await opened_with(table, p.anna)
         first = await table.said(p.anna, "weiter")
-        second = await table.pressed(first, custom_id_for(first, "Weiter"), p.anna)
+        second = await table.pressed(first, custom_id_for(first, CONTINUE), p.anna)
         assert second.components
         stripped = await table.emu.next_message(
             p.channel, action="edit", predicate=lambda m: m.message_id == first.message_id

@@ -3,9 +3,11 @@ command from someone other than the player to act is refused (rules §6, V6-S6, 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from tests.discord.helpers import Table
+from tests.discord.helpers import Table, refusal, says, story
 
 
 async def answered(table: Table, message_id: int) -> bool:
@@ -16,16 +18,22 @@ async def answered(table: Table, message_id: int) -> bool:
 
 
 @pytest.mark.parametrize(
-    ("who", "line", "reason"),
+    ("who", "line", "key", "facts"),
     [
-        ("ben", "weiter", "Geduld – gerade ist Anna am Zug."),
-        ("anna", "stopp", "Erst kommt der Freiwurf"),
-        ("anna", "weiter mit Joker Rattenlrd", "Rattenlord"),
+        ("ben", "weiter", "error.not_your_turn", {"player": "Anna"}),
+        ("anna", "stopp", "error.stop_before_freiwurf", {}),
+        # the engine suggests the jokers closest to the typo, best first
+        (
+            "anna",
+            "weiter mit Joker Rattenlrd",
+            "error.unknown_joker",
+            {"name": "Rattenlrd", "suggestions": ["Rattenlord", "Hirtenschutz"]},
+        ),
     ],
     ids=["V6-S4-not-your-turn", "V6-S7-stopp-before-freiwurf", "V6-J-unknown-joker-suggestion"],
 )
 async def test_a_refused_line_gets_its_reason_and_changes_nothing(
-    table: Table, who: str, line: str, reason: str
+    table: Table, who: str, line: str, key: str, facts: dict[str, Any]
 ) -> None:
     p = table.people
     async with table.running():
@@ -34,8 +42,7 @@ async def test_a_refused_line_gets_its_reason_and_changes_nothing(
         await table.slash_message(p.ben, "mitmachen")
         before = await table.game()
         refused = await table.said(getattr(p, who), line)
-        assert refused.content.startswith("⚠️ ")
-        assert reason in refused.content
+        assert refused.content == refusal(key, **facts)
         assert not refused.embeds
         assert not refused.components
         assert refused.message_reference is not None
@@ -54,6 +61,6 @@ async def test_chatter_is_not_answered_with_or_without_a_game(table: Table) -> N
         await table.slash_message(p.anna, "mitmachen")
         chatter = await table.say(p.anna, "na, wer traut sich heute?")
         thrown = await table.said(p.anna, "weiter")  # answered after the chatter was handled
-        assert "Freiwurf für Anna: 🎲 2" in thrown.text()
+        assert story(thrown) == [says("v6.freiwurf", player="Anna", face=2, total=2)]
         assert not await answered(table, before_game)
         assert not await answered(table, chatter)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from tests.discord.helpers import Table, embeds_of, note
+from tests.discord.helpers import Table, embeds_of, note, refusal, says
 
 
 async def play_one_durchgang(table: Table) -> None:
@@ -36,25 +36,26 @@ async def test_V6_R7_export_is_a_file_for_admins_and_refused_for_others(table: T
         assert rows[1][:2] == ["1", "Anna"]
         assert rows[2][:2] == ["2", "Ben"]
         assert answer.data is not None
-        assert "Frühjahr 2024" in note(answer)
+        assert note(answer) == says("discord.export_ready", game=None, name="Frühjahr 2024", format="csv")
 
         # a server may show the command to everyone; the croupier still checks the right
         _, refused = await table.slash(p.anna, "export", {"format": "csv"}, check_permissions=False)
         assert refused.ephemeral
         assert not refused.files
         assert refused.data is not None
-        assert note(refused) == "⚠️ Das dürfen nur Admins."
+        assert note(refused) == refusal("error.not_admin", game=None)
 
 
 async def test_V6_R7_standings_as_text_and_as_a_picture(table: Table) -> None:
     p = table.people
     async with table.running():
         _, empty = await table.slash(p.anna, "tabelle")
-        assert "kein Turnier" in embeds_of(empty)[0]["description"]
+        assert embeds_of(empty)[0]["description"] == says("common.no_tournament", game=None)
         await play_one_durchgang(table)
         text = await table.slash_message(p.anna, "tabelle")
         lines = text.embeds[0]["description"].strip("`\n").splitlines()
-        assert lines[0].split() == ["Rang", "Spieler", "D1", "Summe"]
+        column = {name: says(f"discord.column.{name}", game=None) for name in ("rank", "player", "total")}
+        assert lines[0].split() == [column["rank"], column["player"], "D1", column["total"]]
         assert lines[1].split() == ["1", "Anna", "4", "4"]
         assert lines[2].split() == ["2", "Ben", "2", "2"]
         picture = await table.slash_message(p.anna, "tabelle", {"bild": True})

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from tests.discord.helpers import Table, never_pings_broadly
+from tests.discord.helpers import Table, never_pings_broadly, refusal, says, story
+
+EVE_SHOWN = "@\u200beveryone Eve @\u200bhere"  # eve's nickname as the bot must write it: no pings
 
 
 async def test_a_nickname_with_everyone_pings_nobody(table: Table) -> None:
@@ -12,15 +14,18 @@ async def test_a_nickname_with_everyone_pings_nobody(table: Table) -> None:
     async with table.running():
         await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
         joined = await table.slash_message(p.eve, "mitmachen")
-        assert "Eve" in joined.text()
+        assert story(joined) == [
+            says("v6.joined", name=EVE_SHOWN, position=1),
+            says("v6.next_up", next_player=EVE_SHOWN),
+        ]
         await table.slash_message(p.anna, "mitmachen")
         await table.said(p.eve, "weiter")
         busted = await table.said(p.eve, "weiter")  # a 6: eve is a Zombie, anna is up
-        assert "Zombie" in busted.text()
+        assert story(busted) == [says("v6.busted", player=EVE_SHOWN), says("v6.next_up", next_player="Anna")]
         assert busted.content == f"<@{p.anna}>"
         assert busted.pings.users == (p.anna,)
         refused = await table.said(p.eve, f"raube <@{p.anna}> @everyone")
-        assert refused.content.startswith("⚠️")
+        assert refused.content == refusal("error.spiel_over")
         await table.slash_message(p.moni, "durchgang", subcommand="schliessen")
     everything = list(table.emu.bot_messages)
     assert len(everything) >= 8
@@ -31,4 +36,4 @@ async def test_a_nickname_with_everyone_pings_nobody(table: Table) -> None:
     shown = [m.text() for m in everything if "Eve" in m.text()]
     assert shown
     assert all("@everyone" not in text and "@here" not in text for text in shown)
-    assert any("@\u200beveryone Eve @\u200bhere" in text for text in shown)
+    assert any(EVE_SHOWN in text for text in shown)

@@ -11,11 +11,23 @@ import pytest
 
 from bot.discord.translator import valid_name
 from bot.games import GAMES
-from tests.discord.helpers import Table, embeds_of, note
+from tests.discord.helpers import Table, embeds_of, note, refusal, says, slash_name, title
 from tests.discord_emulator import UsageError
 from tests.discord_emulator import permissions as perms
 
 LOCALES = ("de", "en-US", "en-GB", "fr")
+
+
+def name_in(lang: str, key: str) -> str:
+    """A command, option or parameter name as the Discord catalogue of ``lang`` spells it."""
+    return says(key, lang, None)
+
+
+def listed_commands(help_text: str, lang: str) -> list[str]:
+    """The commands a /hilfe answer lists after the catalogue's lead-in ("Befehle: …")."""
+    lead_in = says("common.help", lang, None, commands="")
+    assert help_text.startswith(lead_in), help_text
+    return help_text.removeprefix(lead_in).split(", ")
 
 
 def walk(command: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -70,17 +82,17 @@ async def test_commands_are_synced_with_german_and_english_localisations(table: 
     by_name = {command["name"]: command for command in synced}
     durchgang = by_name["durchgang"]
     oeffnen = next(o for o in durchgang["options"] if o["name"] == "oeffnen")
-    assert oeffnen["name_localizations"]["de"] == "eröffnen"
-    assert oeffnen["name_localizations"]["en-US"] == "open"
+    assert oeffnen["name_localizations"]["de"] == name_in("de", "discord.cmd.durchgang.oeffnen.name")
+    assert oeffnen["name_localizations"]["en-US"] == name_in("en", "discord.cmd.durchgang.oeffnen.name")
     schliessen = next(o for o in durchgang["options"] if o["name"] == "schliessen")
-    assert schliessen["name_localizations"]["de"] == "schließen"
-    assert by_name["mitmachen"]["name_localizations"]["en-GB"] == "join"
-    assert by_name["pruefen"]["name_localizations"]["de"] == "prüfen"
+    assert schliessen["name_localizations"]["de"] == name_in("de", "discord.cmd.durchgang.schliessen.name")
+    assert by_name["mitmachen"]["name_localizations"]["en-GB"] == name_in("en", "discord.cmd.mitmachen.name")
+    assert by_name["pruefen"]["name_localizations"]["de"] == name_in("de", "discord.cmd.pruefen.name")
     spiel = next(o for o in oeffnen["options"] if o["name"] == "spiel")
-    assert spiel["name_localizations"]["en-US"] == "game"
+    assert spiel["name_localizations"]["en-US"] == name_in("en", "discord.param.spiel.name")
     assert [c["value"] for c in spiel["choices"]] == list(GAMES)
     killer = next(c for c in spiel["choices"] if c["value"] == "killer")
-    assert killer["name_localizations"]["de"] == "Killer (5 Würfel)"
+    assert killer["name_localizations"]["de"] == says("game.title", "de", "killer")
     assert by_name["export"]["default_member_permissions"] == str(perms.MANAGE_GUILD)
     assert "default_member_permissions" not in durchgang or durchgang["default_member_permissions"] is None
 
@@ -91,14 +103,14 @@ async def test_a_player_may_not_open_a_durchgang_and_nothing_opens(table: Table)
         _, refused = await table.slash(p.anna, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
         assert refused.ephemeral
         assert refused.data is not None
-        assert note(refused) == "⚠️ Das dürfen nur Moderatoren."
+        assert note(refused) == refusal("error.not_moderator", game=None)
         assert await table.game() is None
         # Manage Server (here: Administrator) makes a moderator without the role
         opened = await table.slash_message(p.ada, "durchgang", {"spiel": "killer"}, subcommand="oeffnen")
-        assert opened.embeds[0]["title"] == "Killer · partie 1"  # a Killer game answers in French
+        assert opened.embeds[0]["title"] == title(1, "fr", "killer")  # a Killer game answers in French
         _, late = await table.slash(p.anna, "durchgang", subcommand="schliessen")
         assert late.ephemeral
-        assert "modérateurs" in note(late)
+        assert note(late) == refusal("error.not_moderator", "fr", "killer")
         record = await table.game()
         assert record is not None
         assert record.is_open
@@ -110,14 +122,16 @@ async def test_help_lists_the_commands_as_the_channel_language_names_them(table:
         _, shown = await table.slash(p.anna, "hilfe")
         assert shown.ephemeral
         assert shown.data is not None
-        text = embeds_of(shown)[0]["description"]
-        assert "/durchgang eröffnen" in text
-        assert "/mitmachen" in text
-        assert "/prüfen" in text
+        listed = listed_commands(embeds_of(shown)[0]["description"], "de")
+        for command in [("durchgang", "oeffnen"), ("mitmachen",), ("pruefen",)]:
+            assert slash_name("de", *command) in listed
         settings = await table.slash_message(p.moni, "einstellungen", {"sprache": "en"})
-        assert "language=en" in settings.text()
+        assert settings.embeds[0]["description"] == says(
+            "common.settings_changed", "en", None, settings="language=en"
+        )
         _, english = await table.slash(p.anna, "hilfe")
-        assert "/round open" in embeds_of(english)[0]["description"]
+        listed = listed_commands(embeds_of(english)[0]["description"], "en")
+        assert slash_name("en", "durchgang", "oeffnen") in listed
 
 
 async def test_the_export_command_is_hidden_from_players(table: Table) -> None:
@@ -134,11 +148,14 @@ async def test_the_moderator_role_can_be_set_per_channel_by_id(table: Table) -> 
     async with table.running():
         _, refused = await table.slash(p.carl, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
         assert refused.ephemeral
-        assert "Moderatoren" in note(refused)
+        assert note(refused) == refusal("error.not_moderator", game=None)
         changed = await table.slash_message(p.moni, "einstellungen", {"moderationsrolle": referees})
-        assert f"moderator_role={referees}" in changed.text()
+        changes = f"moderator_role={referees}"
+        assert changed.embeds[0]["description"] == says(
+            "common.settings_changed", game=None, settings=changes
+        )
         opened = await table.slash_message(p.carl, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
-        assert opened.embeds[0]["title"] == "Die verflixte 6! · Durchgang 1"
+        assert opened.embeds[0]["title"] == title(1)
 
 
 async def test_a_guild_the_bot_is_not_in_is_logged_and_the_others_still_sync(

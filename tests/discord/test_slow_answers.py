@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.croupier import Croupier
 from bot.store import Store, UnitOfWork
-from tests.discord.helpers import Table, table_text
+from tests.discord.helpers import Table, row, says, story, table_rows
 
 
 class Gated:
@@ -47,9 +47,10 @@ async def test_an_expired_interaction_is_answered_in_the_channel(table: Table) -
         state = table.emu.interactions.pop(sent.id)  # the token ran out while the database was slow
         table.emu.interactions_by_token.pop(state.sent.token)
         slow.gate.set()
-        posted = await table.emu.next_message(p.channel, predicate=lambda m: "ist dabei" in m.text())
+        joined = says("v6.joined", name="Anna", position=1)
+        posted = await table.emu.next_message(p.channel, predicate=lambda m: joined in story(m))
         assert posted.via == "channel"
-        assert "Anna — Jungfrau: **0**" in table_text(posted)
+        assert table_rows(posted) == [row("Anna", "jungfrau", 0, to_act=True)]
     record = await table.game()
     assert record is not None
     assert [seat.player for seat in record.participants] == [str(p.anna)]

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.croupier import Croupier
 from bot.store import Store, StoreUnavailable, UnitOfWork
-from tests.discord.helpers import Table, note
+from tests.discord.helpers import Table, note, says, story
 
 
 class Outage:
@@ -42,17 +42,17 @@ async def test_store_outage_answers_try_again_and_the_bot_keeps_running(table: T
         flaky.down = True
         chat = await table.say(p.anna, "gleich geht's los")
         refused = await table.said(p.anna, "weiter")
-        assert "Datenbank ist gerade nicht erreichbar" in refused.content
+        assert refused.content == says("error.store_unavailable", game=None)
         assert not refused.embeds
         _, slash = await table.slash(p.ben, "mitmachen")
         assert slash.ephemeral
-        assert "nicht erreichbar" in note(slash)
+        assert note(slash) == says("error.store_unavailable", game=None)
         flaky.down = False
         record = await table.game()
         assert record is not None
         assert record.dice_used == 0
         assert len(record.participants) == 1
         thrown = await table.said(p.anna, "weiter")
-        assert "Freiwurf für Anna: 🎲 4" in thrown.text()
+        assert story(thrown) == [says("v6.freiwurf", player="Anna", face=4, total=4)]
         answered = [m.message_reference for m in table.emu.bot_messages if m.message_reference]
         assert all(int(ref["message_id"]) != chat for ref in answered)

@@ -5,9 +5,17 @@ background clock of a freshly started bot (deadlines live in the database)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import timedelta
 
-from tests.discord.helpers import Table, table_text
+from tests.discord.helpers import Table, row, says, story, table_rows
+from tests.discord_emulator import BotMessage
+
+
+def timed_out(player: str) -> Callable[[BotMessage], bool]:
+    """Whether a message is the croupier's post about ``player``'s turn timing out."""
+    line = says("v6.timed_out", player=player)
+    return lambda message: line in story(message)
 
 
 async def test_V6_turn_timeout_stops_the_player_and_posts_once(table: Table) -> None:
@@ -15,7 +23,9 @@ async def test_V6_turn_timeout_stops_the_player_and_posts_once(table: Table) -> 
     table.dice.will_roll(5)
     async with table.running() as bot:
         changed = await table.slash_message(p.moni, "einstellungen", {"zugzeit": "90s"})
-        assert "turn_timeout_seconds=90" in changed.text()
+        assert changed.embeds[0]["description"] == says(
+            "common.settings_changed", game=None, settings="turn_timeout_seconds=90"
+        )
         await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
         await table.slash_message(p.anna, "mitmachen")
         await table.slash_message(p.ben, "mitmachen")
@@ -23,10 +33,13 @@ async def test_V6_turn_timeout_stops_the_player_and_posts_once(table: Table) -> 
         assert await bot.front.post_timeouts() == 0  # not due yet
         table.clock.now += timedelta(seconds=91)
         assert await bot.front.post_timeouts() == 1
-        posted = await table.emu.next_message(p.channel, predicate=lambda m: "zu lange" in m.text())
-        assert "Anna hat sich zu lange nicht gemeldet" in posted.text()
-        assert "Anna sagt stopp" in posted.text()
-        assert "Anna — Prinzessin: **5**" in table_text(posted)
+        posted = await table.emu.next_message(p.channel, predicate=timed_out("Anna"))
+        assert story(posted) == [
+            says("v6.timed_out", player="Anna"),
+            says("v6.stopped", player="Anna", total=5),
+            says("v6.next_up", next_player="Ben"),
+        ]
+        assert table_rows(posted) == [row("Anna", "prinzessin", 5), row("Ben", "jungfrau", 0, to_act=True)]
         assert posted.content == f"<@{p.ben}>"
         assert posted.pings.users == (p.ben,)
         assert posted.components  # ben's board
@@ -45,7 +58,7 @@ async def test_a_restarted_bot_applies_a_deadline_that_passed_while_it_was_away(
     table.clock.now += timedelta(minutes=2)
     table.options = dataclasses.replace(table.options, turn_clock_seconds=0.05)
     async with table.running():
-        posted = await table.emu.next_message(p.channel, predicate=lambda m: "zu lange" in m.text())
+        posted = await table.emu.next_message(p.channel, predicate=timed_out("Anna"))
         assert posted.content == f"<@{p.ben}>"
     record = await table.game()
     assert record is not None

@@ -31,8 +31,8 @@ import bot.store.uow as uow_module
 from bot import texts
 from bot.console import Console
 from bot.croupier import Croupier, seed_from_text
-from bot.store import GameRecord, SchemaNotCurrent, Store, StoreUnavailable, head_revision
-from engine.dice import ScriptedDice
+from bot.store import SchemaNotCurrent, Store, StoreUnavailable, head_revision
+from tests.dice import scripted
 from tests.faults.scripts import SCRIPTS, Script
 
 MODERATORS = frozenset({"mod"})
@@ -90,21 +90,8 @@ def _verb(statement: str) -> str:
 
 def console_for(store: Store, script: Script) -> Console:
     """The console channel as the tests run it: moderator and admin ``mod``, the script's dice."""
-    croupier = Croupier(
-        store=store, dice_factory=scripted_dice(script.dice), seed_source=seed_from_text("faults")
-    )
+    croupier = Croupier(store=store, dice_factory=scripted(script.dice), seed_source=seed_from_text("faults"))
     return Console(croupier, moderators=MODERATORS, admins=MODERATORS)
-
-
-def scripted_dice(faces: tuple[int, ...]) -> Any:
-    """The script's dice, continuing where the game's log left off (as ``croupier replay`` does)."""
-
-    def factory(record: GameRecord) -> ScriptedDice:
-        dice = ScriptedDice(faces)
-        dice.position = record.dice_used
-        return dice
-
-    return factory
 
 
 DISPOSE = "\x00dispose"  # not a line: drop the pooled connections, as a pool recycle would

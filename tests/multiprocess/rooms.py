@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from bot.games import GAMES
 from bot.store import GameRecord, Store
 from engine.game import Choice
-from tests.discord.helpers import custom_id_for
+from tests.discord.helpers import custom_id_for, says, story, title
 from tests.discord_emulator import BotMessage, DiscordEmulator, InteractionResponse, SentInteraction
 
 MODERATOR_ROLE = "Spielleitung"
@@ -135,19 +135,23 @@ class Round:
         words, close: every way in (slash command, chat line, button) at least once."""
         room = self.room
         opened = await self.slash(room.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
-        assert opened.embeds[0]["title"] == "Die verflixte 6! · Durchgang 1", opened.embeds
-        for player in (room.anna, room.ben):
+        assert opened.embeds[0]["title"] == title(1), opened.embeds
+        for position, (player, name) in enumerate([(room.anna, "Anna"), (room.ben, "Ben")], 1):
             joined = await self.slash(player, "mitmachen")
-            assert "ist dabei" in joined.text(), joined.text()
+            assert story(joined)[0] == says("v6.joined", name=name, position=position), joined.text()
         freiwurf = await self.say(room.anna, "weiter")
-        assert "Freiwurf für Anna" in freiwurf.text(), freiwurf.text()
-        await self.press(freiwurf, "Weiter", room.anna)
+        [face] = await self.dice_of(self.messages[-1])  # the dice are secret: read the face from the log
+        expected = says("v6.freiwurf", player="Anna", face=face, total=face)
+        assert story(freiwurf) == [expected], freiwurf.text()
+        await self.press(freiwurf, says("choice.continue"), room.anna)
         await self.finish_spiel(room.anna)
         await self.say(room.ben, "weiter")
         stopped = await self.say(room.ben, "stopp")
-        assert "Ben sagt stopp" in stopped.text(), stopped.text()
+        expected = says("v6.stopped", player="Ben", total=await self.points_of(room.ben))
+        assert story(stopped)[0] == expected, stopped.text()
         closed = await self.slash(room.moni, "durchgang", subcommand="schliessen")
-        assert "geschlossen" in closed.text(), closed.text()
+        # the close may also zombify a player left at 0 or below: the closing line is one of the story
+        assert says("v6.closed") in story(closed), closed.text()
 
     async def finish_spiel(self, player: int) -> None:
         for _ in range(10):  # a Spiel ends with stopp; at most a robbery question comes first
@@ -165,3 +169,17 @@ class Round:
     async def game(self) -> GameRecord | None:
         async with self.store.unit_of_work(read_only=True) as uow:
             return await uow.games.open_in(str(self.room.channel))
+
+    async def dice_of(self, message_id: int) -> list[int]:
+        """The faces the croupier rolled for a chat line, as its command log holds them."""
+        async with self.store.unit_of_work(read_only=True) as uow:
+            entry = await uow.log.find(f"discord:{message_id}")
+        assert entry is not None, message_id
+        return list(entry.dice)
+
+    async def points_of(self, player: int) -> int:
+        """A player's points in the open game, as the store holds them."""
+        record = await self.game()
+        assert record is not None
+        [points] = [seat.points for seat in record.participants if seat.player == str(player)]
+        return points

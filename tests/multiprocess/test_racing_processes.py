@@ -25,7 +25,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.store import Store
-from tests.discord.helpers import refusal
+from tests.discord.helpers import refusal, says, story, title
 from tests.discord_emulator import BotMessage, DiscordEmulator, SentInteraction
 from tests.multiprocess.deliveries import sessions_by_event
 from tests.multiprocess.door import DoorCall, made_by
@@ -54,7 +54,7 @@ async def test_two_processes_receiving_every_event_apply_each_command_once(
 
     r = Round(emu, room, store)
     opened = await r.slash(room.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
-    assert "Durchgang 1" in opened.text()
+    assert opened.embeds[0]["title"] == title(1)
     # Two sign-ups at the same moment, each raced by both processes: four attempts on one version.
     await asyncio.gather(r.slash(room.anna, "mitmachen"), r.slash(room.ben, "mitmachen"))
     await r.say(room.anna, "weiter")  # the Freiwurf
@@ -65,7 +65,7 @@ async def test_two_processes_receiving_every_event_apply_each_command_once(
     refused = await emu.send_message(room.channel, room.carl, "weiter")  # carl never joined
     refusals = [await r.reply_to(refused)]
     closed = await r.slash(room.moni, "durchgang", subcommand="schliessen")
-    assert "geschlossen" in closed.text()
+    assert says("v6.closed") in story(closed)
     # Both processes handled every slash command once all three callbacks arrived.
     await settled(fleet, r.interactions)
 

@@ -11,7 +11,7 @@ import pytest
 from bot.console import Console, run_console
 from bot.croupier import Croupier, seed_from_text
 from bot.store import Store
-from engine.dice import ScriptedDice
+from tests.dice import scripted
 from tests.service.helpers import open_game_view
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -126,12 +126,7 @@ async def test_settings_switch_the_language(console: Console) -> None:
 
 
 def _scripted_console(store: Store, faces: list[int]) -> Console:
-    def dice(record):  # type: ignore[no-untyped-def]
-        source = ScriptedDice(faces)
-        source.position = record.dice_used
-        return source
-
-    return Console(Croupier(store=store, dice_factory=dice), moderators=frozenset({"mod"}))
+    return Console(Croupier(store=store, dice_factory=scripted(faces)), moderators=frozenset({"mod"}))
 
 
 async def test_killer_plays_to_the_end_in_the_console(store: Store) -> None:

@@ -11,9 +11,10 @@ from bot.croupier import Croupier, seed_from_text
 from bot.replies import Reply
 from bot.store import Store
 from bot.texts import render
-from engine.dice import ScriptedDice, derive_die
+from engine.dice import derive_die
 from engine.game import Close, Join, Leave, Skip, Start
 from engine.verflixte6 import GAME as VERFLIXTE6
+from tests.dice import scripted
 from tests.service.helpers import MODERATOR, Table, snapshot_of
 
 
@@ -21,15 +22,6 @@ def seat(reply: Reply, player: str) -> tuple[str, int]:
     """A player's role and points in the reply's running table."""
     (row,) = [row for row in reply.table if row.player == player]
     return row.role, row.points
-
-
-def scripted(faces: list[int]):  # type: ignore[no-untyped-def]
-    def factory(record):  # type: ignore[no-untyped-def]
-        dice = ScriptedDice(faces)
-        dice.position = record.dice_used
-        return dice
-
-    return factory
 
 
 async def test_full_durchgang_is_played_closed_and_scored(store: Store) -> None:

@@ -1,0 +1,225 @@
+"""A whole game in each language: every sentence comes from that language's own catalogue.
+
+``bot.texts.render`` never fails: a key missing in the asked language silently falls back on English,
+then German, and a key missing everywhere shows as ``[key: facts]``. So a German channel could read an
+English sentence and no other test would notice. Here, for each game and each language, a moderator
+sets the channel's language, opens the game, three players join and play it to the end through the
+service — pressing a sensible button of the board under each reply, or typing the same words — and
+the game is closed. Every render during the game is recorded and must ask for the channel's language
+and find its key in that language's own catalogue for the game; every reply must say it speaks that
+language and show no fallback marker or unfilled placeholder.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from bot import texts
+from bot.croupier import Croupier, seed_from_text
+from bot.games import GAMES, scope_of
+from bot.moves import words_for
+from bot.replies import Board, Button, Reply
+from bot.store import Store
+from bot.texts import LANGUAGES, Scope, catalogue
+from bot.texts import render as real_render
+from engine.game import Close, Join, Start
+from tests.service.helpers import MODERATOR, Table, open_game_view
+
+KINDS = ("verflixte6", "killer", "killer-classic")
+PLAYERS = ("anna", "ben", "cleo")
+MOST_MOVES = 400  # a safety net: the policy below ends every game long before
+TYPE_EVERY = 3  # every third move is typed as words instead of pressed
+# Seeds of the croupier's dice (the same game in every language), picked so that each game meets many
+# sentences: in this Durchgang a robbery, the jokers' duels and a bust; in the Killer games attacks,
+# regenerations and deaths.
+SEEDS = {
+    "verflixte6": "languages-verflixte6-11",
+    "killer": "languages-killer",
+    "killer-classic": "languages-killer-classic",
+}
+
+FALLBACK_MARKER = re.compile(r"\[[\w-]+(\.[\w-]+)+(: [^\]]*)?\]")  # what render shows for a missing key
+UNFILLED = re.compile(r"\{[a-z_]+(\[[a-z_]+\])?\}")  # what render leaves for a fact it was not given
+
+SQLITE_ONLY = pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)  # languages are not stored
+
+
+@dataclass(frozen=True)
+class Rendered:
+    key: str
+    lang: str
+    scope: Scope | None
+    text: str
+
+
+@dataclass
+class Renders:
+    """Every call of ``bot.texts.render`` while installed: what was asked for and what came out."""
+
+    calls: list[Rendered] = field(default_factory=list)
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        def recording(
+            key: str,
+            facts: Mapping[str, Any],
+            lang: str,
+            name_of: Callable[[str], str] = str,
+            commands: Mapping[str, str] | None = None,
+            scope: Scope | None = None,
+        ) -> str:
+            text = real_render(key, facts, lang, name_of, commands, scope)
+            self.calls.append(Rendered(key, lang, scope, text))
+            return text
+
+        monkeypatch.setattr(texts, "render", recording)
+
+
+@dataclass
+class Policy:
+    """A cautious but curious player: chooses jokers and uses them, robs, fights, asks for advice once,
+    lets the croupier keep the best dice, attacks when it may — so a game touches many sentences — and
+    stops after a few throws, so every game ends."""
+
+    throws_before_stopping: int = 3
+    continued: dict[str, int] = field(default_factory=dict)
+    chose_jokers: list[str] = field(default_factory=list)  # the players who chose, in order
+    advised: bool = False
+
+    def pick(self, board: Board) -> tuple[int, ...]:
+        """The indices of the buttons to press on ``board``."""
+        by_action: dict[str, list[Button]] = {}
+        for button in board.buttons:
+            by_action.setdefault(button.action, []).append(button)
+        if "choose_jokers" in by_action and board.player not in self.chose_jokers:
+            self.chose_jokers.append(board.player)
+            return self._jokers(by_action["choose_jokers"])
+        if "advice" in by_action and not self.advised:
+            self.advised = True
+            return (by_action["advice"][0].index,)
+        for action in ("freiwurf", "joker", "rob", "fight", "second_throw", "keep", "auto", "high", "attack"):
+            if action in by_action:
+                return (by_action[action][0].index,)
+        if "continue" in by_action:
+            throws = self.continued.get(board.player, 0)
+            if throws < self.throws_before_stopping or "stop" not in by_action:
+                self.continued[board.player] = throws + 1
+                return (by_action["continue"][0].index,)
+            return (by_action["stop"][0].index,)
+        return (board.buttons[0].index,)
+
+    def _jokers(self, options: Sequence[Button]) -> tuple[int, ...]:
+        """Each player takes the next few jokers of the offer, so the game meets as many as it can."""
+        count = options[0].limit or len(options)
+        first = (len(self.chose_jokers) - 1) * count
+        return tuple(options[(first + offset) % len(options)].index for offset in range(count))
+
+
+def every_text(reply: Reply) -> Iterator[str]:
+    """Every piece of text a front end may draw from a reply."""
+    yield from reply.lines
+    yield reply.title
+    for row in reply.table:
+        yield row.role_label
+    if reply.board is not None:
+        for button in reply.board.buttons:
+            yield button.label
+        for _group, placeholder in reply.board.placeholders:
+            yield placeholder
+    for card in reply.cards:
+        yield card.title
+        for _name, text in card.entries:
+            yield text
+
+
+async def english_labels_expected(store: Store, board: Board) -> list[str]:
+    """The labels of ``board`` as the English catalogue of the open game renders its choices."""
+    view = await open_game_view(store)
+    assert view is not None
+    record, state = view
+    assert record.version == board.version
+    game = GAMES[record.kind]
+    names = {seat.player: seat.name for seat in game.table(state)}
+    return [
+        real_render(
+            f"choice.{choice.action}", choice.facts, "en", lambda p: names.get(p, p), scope=scope_of(game)
+        )
+        for choice in game.choices(state)
+    ]
+
+
+async def play(table: Table, store: Store, reply: Reply, lang: str, replies: list[Reply]) -> None:
+    """Play from ``reply`` to the end of the game: press, or type the pressed choice's words."""
+    policy = Policy()
+    for move in range(MOST_MOVES):
+        board = reply.board
+        if board is None:
+            return
+        if lang == "en" and reply.game_kind in ("killer", "killer-classic"):
+            assert [b.label for b in board.buttons] == await english_labels_expected(store, board)
+        picked = policy.pick(board)
+        if move % TYPE_EVERY == TYPE_EVERY - 1:
+            view = await open_game_view(store)
+            assert view is not None
+            record, state = view
+            words = words_for(GAMES[record.kind].choices(state), picked)
+            assert words is not None, picked
+            reply = await table.say(board.player, words)
+        else:
+            reply = await table.croupier.press(table.msg(board.player), board.game_id, board.version, picked)
+        assert reply.ok, reply.text
+        replies.append(reply)
+    raise AssertionError(f"the game did not end within {MOST_MOVES} moves")
+
+
+async def whole_game(store: Store, kind: str, lang: str) -> list[Reply]:
+    """Every reply of one game in a channel speaking ``lang``: settings, open, joins, the moves, the
+    help and rules on the way, the close and the verification."""
+    table = Table(Croupier(store=store, seed_source=seed_from_text(SEEDS[kind])))
+    replies = [await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})]
+    replies.append(await table.open(kind))
+    for player in PLAYERS:
+        replies.append(await table.do(player, Join(player.capitalize())))
+    if kind != "verflixte6":
+        replies.append(await table.do(MODERATOR, Start()))
+    replies.append(await table.croupier.help_reply(table.msg("anna")))
+    replies.append(await table.croupier.rules_reply(table.msg("anna")))
+    if kind == "verflixte6":  # the jokers are Die verflixte 6!'s
+        replies.append(await table.croupier.jokers_reply(table.msg("anna")))
+    assert all(reply.ok for reply in replies), [reply.text for reply in replies]
+    last_with_a_board = next(reply for reply in reversed(replies) if reply.board is not None)
+    await play(table, store, last_with_a_board, lang, replies)
+    if await open_game_view(store) is not None:  # Die verflixte 6! waits for the moderator
+        replies.append(await table.do(MODERATOR, Close()))
+    assert await open_game_view(store) is None
+    replies.append(await table.croupier.verify_reply(table.msg("anna")))
+    assert all(reply.ok for reply in replies), [reply.text for reply in replies if not reply.ok]
+    return replies
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind", KINDS)
+async def test_a_whole_game_speaks_only_the_channels_language(
+    store: Store, kind: str, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No render asks for another language or finds its key only in a fallback; the replies say so too."""
+    renders = Renders()
+    renders.install(monkeypatch)
+    replies = await whole_game(store, kind, lang)
+
+    scope = scope_of(GAMES[kind])
+    assert renders.calls
+    assert {call.lang for call in renders.calls} == {lang}
+    missing = sorted({call.key for call in renders.calls if call.key not in catalogue(lang, call.scope)})
+    assert missing == [], f"rendered from another language's catalogue: {missing}"
+    assert {call.scope for call in renders.calls} <= {None, scope}
+    assert {reply.language for reply in replies} == {lang}
+    shown = [text for reply in replies for text in every_text(reply)]
+    assert [text for text in shown if FALLBACK_MARKER.search(text)] == []
+    assert [text for text in shown if UNFILLED.search(text)] == []
+    assert len({call.key for call in renders.calls}) >= 30  # the game said a good deal, not just hello
