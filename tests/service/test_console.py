@@ -10,7 +10,9 @@ import pytest
 
 from bot.console import Console, run_console
 from bot.croupier import Croupier, seed_from_text
+from bot.games import GAMES, scope_of
 from bot.store import Store
+from bot.texts import render
 from tests.dice import scripted
 from tests.service.helpers import open_game_view
 
@@ -62,23 +64,23 @@ async def test_a_durchgang_can_be_played_closed_exported_and_verified(console: C
 
 
 @pytest.mark.parametrize(
-    ("line", "code_word"),
+    ("line", "code", "facts"),
     [
-        ("anna: /open verflixte6", "Moderatoren"),
-        ("anna: /close", "Moderatoren"),
-        ("anna: /skip ben", "Moderatoren"),
-        ("mod: /export csv", "Admins"),
-        ("anna: /frobnicate", "/frobnicate"),
-        ("no colon here", "NAME: TEXT"),
-        ("boss: /export pdf", "pdf"),
+        ("anna: /open verflixte6", "not_moderator", {}),
+        ("anna: /close", "not_moderator", {}),
+        ("anna: /skip ben", "not_moderator", {}),
+        ("mod: /export csv", "not_admin", {}),
+        ("anna: /frobnicate", "unknown_command", {"command": "/frobnicate"}),
+        ("no colon here", "bad_line", {}),
+        ("boss: /export pdf", "unknown_format", {"format": "pdf", "valid": "bbcode, csv, json, markdown"}),
     ],
 )
-async def test_refusals_are_explained(console: Console, line: str, code_word: str) -> None:
+async def test_refusals_are_explained(console: Console, line: str, code: str, facts: dict[str, str]) -> None:
     await answers(console, "mod: /open verflixte6", "ben: /join")
     answer = await console.handle(line)
     assert answer is not None
     assert not answer.ok
-    assert code_word in answer.text
+    assert answer.text == render(f"error.{code}", facts, "de")
 
 
 async def test_message_ids_make_lines_exactly_once(console: Console, store: Store) -> None:
@@ -121,8 +123,11 @@ async def test_help_rules_and_jokers(console: Console) -> None:
 async def test_settings_switch_the_language(console: Console) -> None:
     replies = await answers(console, "mod: /settings language=en", "mod: /open verflixte6", "anna: /join")
     assert all(ok for ok, _ in replies)
-    assert "Jungfrau (not played yet)" in replies[2][1]  # the running table speaks English now
-    assert "eröffnet" not in replies[1][1]
+    scope = scope_of(GAMES["verflixte6"])
+    jungfrau = render("role.jungfrau", {}, "en", scope=scope)
+    assert f"anna ({jungfrau}): 0" in replies[2][1]  # the running table speaks English now
+    opened = render("game.opened", {"number": 1, "tournament": "Turnier"}, "en", scope=scope)
+    assert replies[1][1].splitlines()[0] == opened
 
 
 def _scripted_console(store: Store, faces: list[int]) -> Console:
