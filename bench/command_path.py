@@ -1,10 +1,11 @@
-"""The full command path against a bare durable commit on the same store, in the same run.
+"""The service's command path against a bare durable commit on the same store, in the same run.
 
 The design's bar: parse → engine → one durable transaction → render at ≥ 50 % of the rate of a bare
-one-row INSERT + COMMIT. Both run through the store's own engine (same driver, pool, SQLite pragmas,
-PostgreSQL settings), one after the other in alternating rounds, so a noisy neighbour on the machine
-hurts both alike. The commands are a realistic Durchgang mix from :class:`bench.support.Players`,
-one at a time, round-robin over a few channels.
+commit. The baseline goes through the plain DB-API driver with the store's durability settings (see
+:class:`bench.console_path.BareCommits`), in rounds alternating with the commands, so a noisy neighbour
+on the machine hurts both alike. The commands are a realistic Durchgang mix from
+:class:`bench.support.Players`, one at a time, round-robin over a few channels, straight into the
+service (no console around it: see bench/console_path.py for the black-box figure).
 
 ``python -m bench.command_path``            the figures (both stores; PostgreSQL skipped if unreachable)
 ``python -m bench.command_path --profile``  where the time goes: stages of the path, then pyinstrument
@@ -29,6 +30,7 @@ from typing import Any
 
 from sqlalchemy import text
 
+from bench.console_path import BareCommits
 from bench.support import (
     GUILD,
     Percentiles,
@@ -41,17 +43,11 @@ from bench.support import (
     seconds,
 )
 from bot.croupier import Croupier, seed_from_text
-from bot.store import GameSave, LogEntry, NewLogEntry, Store
+from bot.store import GameSave, LogEntry, NewLogEntry, Store, UnitOfWork
 
 CHANNELS = 8
 ROUNDS = 3
 GOAL = 0.5
-_BASELINE_TABLE = {
-    "sqlite": "CREATE TABLE bench_commit (id INTEGER PRIMARY KEY, note TEXT NOT NULL)",
-    "postgresql": "CREATE TABLE bench_commit (id BIGSERIAL PRIMARY KEY, note TEXT NOT NULL)",
-}
-_BASELINE_INSERT = text("INSERT INTO bench_commit (note) VALUES (:note)")
-_NOTE = "one row, committed durably"
 _NEWEST_WEITER = text(
     "SELECT message_id FROM command_log WHERE channel = :channel AND text = 'weiter' ORDER BY id DESC LIMIT 1"
 )
@@ -60,8 +56,9 @@ _NEWEST_WEITER = text(
 class Bench:
     """A store, a croupier on it, players in a few channels, and the baseline's own table."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, url: str) -> None:
         self.store = store
+        self.bare = BareCommits(store.dialect, url)
         self.croupier = Croupier(store=store, seed_source=seed_from_text("bench"))
         self.tables = [Players(self.croupier, f"bench-{i}", seed=i) for i in range(CHANNELS)]
         self._next = 0
@@ -69,10 +66,7 @@ class Bench:
 
     @classmethod
     async def open(cls, url: str) -> Bench:
-        store = await Store.open(url)
-        async with store.engine.begin() as connection:
-            await connection.execute(text(_BASELINE_TABLE[store.dialect]))
-        return cls(store)
+        return cls(await Store.open(url), url)
 
     async def commands(self, duration: float, latencies: Percentiles | None = None) -> tuple[int, float]:
         """Send commands for ``duration`` seconds; the count and the time it really took."""
@@ -89,33 +83,12 @@ class Bench:
         return count, time.perf_counter() - start
 
     async def commits(self, duration: float, latencies: Percentiles | None = None) -> tuple[int, float]:
-        """The baseline: each row in a transaction of its own, the connection from the pool each time
-        (as a command gets it), BEGIN and COMMIT as the store's engine issues them."""
-        engine = self.store.engine
-        count = 0
-        start = time.perf_counter()
-        end = start + duration
-        while time.perf_counter() < end:
-            began = time.perf_counter()
-            async with engine.begin() as connection:
-                await connection.execute(_BASELINE_INSERT, {"note": _NOTE})
-            count += 1
-            if latencies is not None:
-                latencies.add(time.perf_counter() - began)
-        return count, time.perf_counter() - start
-
-    async def held_commits(self, duration: float) -> tuple[int, float]:
-        """The same commits on one connection kept checked out: what pooling itself costs."""
-        count = 0
-        start = time.perf_counter()
-        end = start + duration
-        async with self.store.engine.connect() as connection:
-            while time.perf_counter() < end:
-                await connection.begin()
-                await connection.execute(_BASELINE_INSERT, {"note": _NOTE})
-                await connection.commit()
-                count += 1
-        return count, time.perf_counter() - start
+        """The baseline: bare DB-API transactions, in batches of 50 until ``duration`` is used."""
+        count, spent = 0, 0.0
+        while spent < duration:
+            spent += self.bare.run(50, latencies if latencies is not None else Percentiles())
+            count += 50
+        return count, spent
 
     async def store_only(self, duration: float) -> tuple[int, float]:
         """The store's share of a command, with a real command's payload and nothing else.
@@ -133,53 +106,60 @@ class Bench:
         start = time.perf_counter()
         end = start + duration
         while time.perf_counter() < end:
-            async with self.store.unit_of_work() as uow:
-                game = (await uow.channels.state(GUILD, sample.channel)).game
-                if game is None:
-                    break  # the sampled channel's game has ended: the window ends with it
-                seats = list(game.participants)
-                if count % 3 and seats:
-                    first = seats[0]
-                    seats[0] = dataclasses.replace(first, points=first.points + (1 if count % 2 else -1))
-                self._floor += 1
-                await uow.games.save_and_log(
-                    GameSave(
-                        game.id,
-                        expected_version=game.version,
-                        snapshot=game.snapshot,
-                        dice_used=game.dice_used,
-                        to_act=game.to_act,
-                        turn_deadline=game.turn_deadline,
-                        participants=seats,
-                    ),
-                    NewLogEntry(
-                        f"floor:{self._floor}",
-                        game_id=game.id,
-                        channel=sample.channel,
-                        actor=sample.actor,
-                        text=sample.text,
-                        command=sample.command,
-                        events=sample.events,
-                        dice=sample.dice,
-                        dice_from=game.dice_used,
-                        reply=sample.reply,
-                        now=datetime.now(UTC),
-                    ),
-                )
-                await uow.commit()
+            if not await self.store.run(lambda uow: self._store_round(uow, sample)):
+                break  # the sampled channel's game has ended: the window ends with it
             count += 1
         return count, time.perf_counter() - start
 
+    def _store_round(self, uow: UnitOfWork, sample: LogEntry) -> bool:
+        """One round of the store's share of a ``weiter`` (see :meth:`store_only`)."""
+        game = uow.channels.state(GUILD, sample.channel).game
+        if game is None:
+            return False
+        self._floor += 1
+        seats = list(game.participants)
+        if self._floor % 3 and seats:
+            first = seats[0]
+            seats[0] = dataclasses.replace(first, points=first.points + (1 if self._floor % 2 else -1))
+        uow.games.save_and_log(
+            GameSave(
+                game.id,
+                expected_version=game.version,
+                snapshot=game.snapshot,
+                dice_used=game.dice_used,
+                to_act=game.to_act,
+                turn_deadline=game.turn_deadline,
+                participants=seats,
+            ),
+            NewLogEntry(
+                f"floor:{self._floor}",
+                game_id=game.id,
+                channel=sample.channel,
+                actor=sample.actor,
+                text=sample.text,
+                command=sample.command,
+                events=sample.events,
+                dice=sample.dice,
+                dice_from=game.dice_used,
+                reply=sample.reply,
+                now=datetime.now(UTC),
+            ),
+        )
+        uow.commit()
+        return True
+
     async def _sample_entry(self) -> LogEntry | None:
         """The newest logged ``weiter`` in a channel whose game is still open."""
+
+        def find(uow: UnitOfWork, channel: str) -> LogEntry | None:
+            message_id = uow.games._tx.execute(_NEWEST_WEITER, {"channel": channel}).scalar()
+            game = uow.channels.state(GUILD, channel).game
+            if message_id is None or game is None or not game.participants:
+                return None
+            return uow.log.find(message_id)
+
         for table in self.tables:
-            async with self.store.engine.connect() as connection:
-                message_id = (await connection.execute(_NEWEST_WEITER, {"channel": table.channel})).scalar()
-            async with self.store.unit_of_work(read_only=True) as uow:
-                game = (await uow.channels.state(GUILD, table.channel)).game
-                if message_id is None or game is None or not game.participants:
-                    continue
-                entry = await uow.log.find(message_id)
+            entry = await self.store.run(lambda uow, c=table.channel: find(uow, c), read_only=True)
             if entry is not None:
                 return entry
         return None
@@ -191,6 +171,7 @@ class Bench:
         return sum((table.unexpected for table in self.tables), Counter())
 
     async def close(self) -> None:
+        self.bare.close()
         await self.store.close()
 
 
@@ -200,14 +181,12 @@ async def measure(backend: str) -> None:
         try:
             await bench.commands(seconds(2.0))
             await bench.commits(seconds(0.5))
-            await bench.held_commits(seconds(0.2))
             warm = sum(bench.mix().values())
             path, base = Percentiles(), Percentiles()
-            totals = {"commands": [0, 0.0], "commits": [0, 0.0], "held": [0, 0.0], "store_only": [0, 0.0]}
+            totals = {"commands": [0, 0.0], "commits": [0, 0.0], "store_only": [0, 0.0]}
             for _ in range(ROUNDS):
                 for key, run in (
                     ("commits", functools.partial(bench.commits, seconds(1.0), base)),
-                    ("held", functools.partial(bench.held_commits, seconds(0.4))),
                     ("commands", functools.partial(bench.commands, seconds(2.0), path)),
                     ("store_only", functools.partial(bench.store_only, seconds(0.5))),
                 ):
@@ -231,10 +210,10 @@ async def measure(backend: str) -> None:
             emit(
                 "commit_baseline",
                 store=backend,
+                driver="sqlite3" if backend == "sqlite" else "psycopg",
                 commits_per_s=round(rate["commits"], 1),
                 **base.figures(),
                 commits=len(base),
-                held_connection_commits_per_s=round(rate["held"], 1),
             )
             ratio = rate["commands"] / rate["commits"]
             emit(
@@ -243,7 +222,6 @@ async def measure(backend: str) -> None:
                 ratio=round(ratio, 3),
                 goal_min=GOAL,
                 meets_goal=ratio >= GOAL,
-                ratio_vs_held_connection=round(rate["commands"] / rate["held"], 3),
                 loadavg_1m=round(os.getloadavg()[0], 2),
             )
             emit(
@@ -265,9 +243,9 @@ async def measure(backend: str) -> None:
 # Stages of the command path, timed wall-clock inclusive (awaits included) while one command runs
 # at a time; "what" is the dotted path of the function wrapped.
 STAGES = (
-    ("unit of work: connect + BEGIN", "bot.store.uow.UnitOfWork.__aenter__"),
+    ("service: whole command (event loop)", "bot.croupier.Croupier._move"),
+    ("unit of work: whole, in its thread", "bot.croupier.Croupier._move_in"),
     ("unit of work: COMMIT", "bot.store.uow.UnitOfWork.commit"),
-    ("unit of work: close (rollback/return)", "bot.store.uow.UnitOfWork.__aexit__"),
     ("read: channel state (settings + open game)", "bot.store.repositories.Channels.state"),
     ("read: open game (+ participants)", "bot.store.repositories.Games.open_in"),
     ("read: channel settings", "bot.store.repositories.ChannelSettingsRepository.get"),

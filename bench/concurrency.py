@@ -1,11 +1,11 @@
 """Many channels playing at once on PostgreSQL: throughput and tail latency per level.
 
 Levels of 1, 16 and 128 channels, each sending its next message as soon as it has its answer, run
-through ONE Croupier on ONE Store, so they share its connection pool (the store's own settings:
-``pool_size=5, max_overflow=10``, reported with each figure, with the connections the pool had to
-open during the window). Then 16 and 128 channels split over two processes, each with its own Store,
-on the same database: what a second bot process adds on two cores. Latencies count every message
-sent inside the window, also those answered after it ended (else the slowest would be left out).
+through ONE Croupier on ONE Store, so they share its worker threads and their connections (reported
+with each figure, with the connections opened during the window). Then 16 and 128 channels split
+over two processes, each with its own Store, on the same database: what a second bot process adds on
+two cores. Latencies count every message sent inside the window, also those answered after it ended
+(else the slowest would be left out).
 
 ``python -m bench.concurrency``                  PostgreSQL, one and two processes
 ``python -m bench.concurrency --store sqlite``   the one-process levels on a SQLite file
@@ -50,7 +50,7 @@ class Level:
         croupier = Croupier(store=store, seed_source=seed_from_text("bench"))
         self.tables = [Players(croupier, f"{prefix}-{i}", seed=i, sender=prefix) for i in range(channels)]
         self.opened = 0
-        event.listen(store.engine.sync_engine, "connect", self._connected)
+        event.listen(store.engine, "connect", self._connected)
 
     def _connected(self, *_: Any) -> None:
         self.opened += 1
@@ -78,16 +78,11 @@ class Level:
         return sum(sum(table.unexpected.values()) for table in self.tables)
 
     def close(self) -> None:
-        event.remove(self.store.engine.sync_engine, "connect", self._connected)
+        event.remove(self.store.engine, "connect", self._connected)
 
 
 def _pool(store: Store) -> dict[str, Any]:
-    pool = store.engine.pool
-    size = getattr(pool, "size", None)
-    return {
-        "pool_size": size() if callable(size) else None,
-        "max_overflow": getattr(pool, "_max_overflow", None),
-    }
+    return {"store_threads": store.workers.connections}
 
 
 async def one_process(url: str, backend: str = "postgresql") -> dict[int, float]:

@@ -177,8 +177,8 @@ def batches(count: int) -> tuple[tuple[Rows, ...], float]:
 async def open_game(store: Store, channel: str) -> tuple[GameRecord, Any] | None:
     """A channel's open game and its state, read straight from the store (the bench picks its moves
     from it; front ends never do this)."""
-    async with store.unit_of_work(read_only=True) as uow:
-        record = await uow.games.open_in(channel)
+    with store.transaction(read_only=True) as uow:
+        record = uow.games.open_in(channel)
     return None if record is None else (record, GAMES[record.kind].load(record.snapshot))
 
 
@@ -286,8 +286,8 @@ def _croupier_command(url: str) -> list[str]:
 
 
 async def to_act_in_console(store: Store) -> str:
-    async with store.unit_of_work(read_only=True) as uow:
-        record = await uow.games.open_in(CONSOLE)
+    with store.transaction(read_only=True) as uow:
+        record = uow.games.open_in(CONSOLE)
     if record is None or record.to_act is None:
         raise RuntimeError("the console's seeded Durchgang has nobody to act")
     return record.to_act

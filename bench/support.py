@@ -12,6 +12,7 @@ store, so everything a benchmark times is the service's own work.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import asyncpg
+import psycopg
 from sqlalchemy.engine import make_url
 
 from bot.croupier import Croupier, Incoming
@@ -135,17 +136,20 @@ def postgres_admin_url() -> str:
 
 
 def _plain(url: str) -> str:
-    """The URL in the form asyncpg takes (no ``+driver``)."""
+    """The URL in the form the plain driver takes (no ``+driver``)."""
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 async def postgres_problem() -> str | None:
     """Why no scratch database can be made on the PostgreSQL server; None when one can."""
+
+    def probe() -> None:
+        psycopg.connect(_plain(postgres_admin_url()), connect_timeout=5).close()
+
     try:
-        connection = await asyncpg.connect(_plain(postgres_admin_url()), timeout=5)
-    except (OSError, asyncpg.PostgresError, TimeoutError) as error:
+        await asyncio.to_thread(probe)
+    except (OSError, psycopg.Error, TimeoutError) as error:
         return f"{type(error).__name__}: {error}".strip()
-    await connection.close()
     return None
 
 
@@ -161,21 +165,19 @@ async def scratch_database(backend: str, label: str) -> AsyncIterator[str]:
         with tempfile.TemporaryDirectory(
             prefix=f"croupier-bench-{label}-", dir=os.environ.get("BENCH_TMPDIR")
         ) as d:
-            yield f"sqlite+aiosqlite:///{Path(d) / 'bench.sqlite3'}"
+            yield f"sqlite:///{Path(d) / 'bench.sqlite3'}"
         return
     admin_url = make_url(postgres_admin_url())
     name = f"bench_{os.getpid()}_{label}_{secrets.token_hex(2)}"
-    admin = await asyncpg.connect(_plain(postgres_admin_url()), timeout=10)
+    admin = psycopg.connect(_plain(postgres_admin_url()), autocommit=True, connect_timeout=10)
     try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        url = admin_url.set(drivername="postgresql+asyncpg", database=name).render_as_string(
-            hide_password=False
-        )
+        admin.execute(f'CREATE DATABASE "{name}"')
+        url = admin_url.set(drivername="postgresql", database=name).render_as_string(hide_password=False)
         upgrade(url)
         yield url
     finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
 
 
 # --- the players --------------------------------------------------------------------------------

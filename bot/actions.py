@@ -49,7 +49,7 @@ class Done:
 class ModeratorAction(Protocol):
     def check(self) -> Refusal | None: ...
 
-    async def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal: ...
+    def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal: ...
 
 
 @dataclass(frozen=True)
@@ -70,11 +70,11 @@ class NewTournament:
             return Refusal(InvalidCommand("tournament_name_missing"))
         return None
 
-    async def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
+    def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
         if ctx.channel.game is not None:
             return Refusal(IllegalCommand("game_still_open"))
         settings = ctx.channel.settings
-        tournament = await uow.tournaments.create(
+        tournament = uow.tournaments.create(
             guild=ctx.guild, channel=settings.channel, name=self.clean_name, scoring=self.scoring, now=ctx.now
         )
         facts = {"name": tournament.name, "scoring": self.scoring}
@@ -96,17 +96,17 @@ class OpenGame:
             return Refusal(error)
         return None
 
-    async def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
+    def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
         game = GAMES.named(self.kind)
         state = game.open(self.options)
         lang = ctx.channel.settings.language or game.language
         if ctx.channel.game is not None:
             return Refusal(IllegalCommand("game_already_open"))
         channel = ctx.channel.settings.channel
-        tournament = await _current_tournament(uow, ctx)
-        seed = ctx.new_seed(channel, tournament.id, await uow.games.count_in(tournament.id) + 1)
+        tournament = _current_tournament(uow, ctx)
+        seed = ctx.new_seed(channel, tournament.id, uow.games.count_in(tournament.id) + 1)
         try:
-            record = await uow.games.create(
+            record = uow.games.create(
                 tournament_id=tournament.id,
                 channel=channel,
                 kind=game.name,
@@ -139,22 +139,22 @@ class ChangeSettings:
             return Refusal(error)
         return None
 
-    async def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
+    def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
         fields = parse_settings(self.options)
         settings = ctx.channel.settings
-        await uow.settings.set(ctx.guild, settings.channel, **fields)
+        uow.settings.set(ctx.guild, settings.channel, **fields)
         shown = ", ".join(f"{key}={value}" for key, value in fields.items())
         lang = fields.get("language") or ctx.lang
         reply = ctx.narrator.simple("common.settings_changed", {"settings": shown}, lang)
         return Done(reply, {"type": "Settings", **fields})
 
 
-async def _current_tournament(uow: UnitOfWork, ctx: Context) -> Tournament:
+def _current_tournament(uow: UnitOfWork, ctx: Context) -> Tournament:
     """The channel's tournament, started on the spot (named "Turnier") when it has none yet."""
     channel = ctx.channel.settings.channel
-    tournament = await uow.tournaments.current(channel)
+    tournament = uow.tournaments.current(channel)
     if tournament is None:
-        tournament = await uow.tournaments.create(
+        tournament = uow.tournaments.create(
             guild=ctx.guild, channel=channel, name="Turnier", scoring="sum", now=ctx.now
         )
     return tournament

@@ -141,40 +141,43 @@ class Croupier:
         return await self._guarded(msg, lambda: self._move(msg, Pressed(game_id, version, picked)))
 
     async def _move(self, msg: Incoming, request: Request) -> Reply:
-        async with self.store.unit_of_work() as uow:
-            channel = await uow.channels.state(msg.guild, msg.channel)
-            record, lang = channel.game, language_of(channel)
-            if record is None or record.kind not in GAMES:
-                if isinstance(request, Typed) and not request.required:
-                    # Chit-chat — or the redelivery of the move that ended the game: answer that as before.
-                    return await self._earlier_or(uow, msg, Reply.nothing())
-                error = IllegalCommand("no_open_game")
-                refused = self.narrator.refusal(error, lang, private=isinstance(request, Pressed))
-                return await self._refuse(uow, msg, refused)
-            game = GAMES[record.kind]
-            state = game.load(record.snapshot)
-            outcome = decide(
-                game,
-                record.id,
-                record.version,
-                state,
-                msg.author,
-                request,
-                moderator=moderates(msg, channel.settings),
-                dice=self._dice_for(record),
-            )
-            if isinstance(outcome, Chat):
-                return Reply.nothing()
-            if isinstance(outcome, Refusal):
-                refused = self.narrator.refusal(
-                    outcome.error, lang, game=game, state=state, game_id=record.id, private=outcome.private
-                )
-                return await self._refuse(uow, msg, refused)
-            reply = await self._persist(uow, msg, record, game, state, outcome, channel.settings, lang)
-            await uow.commit()
-            return reply
+        return await self.store.run(lambda uow: self._move_in(uow, msg, request))
 
-    async def _persist(
+    def _move_in(self, uow: UnitOfWork, msg: Incoming, request: Request) -> Reply:
+        """The whole unit of work of a request, run on a store thread: load, decide, persist, render."""
+        channel = uow.channels.state(msg.guild, msg.channel)
+        record, lang = channel.game, language_of(channel)
+        if record is None or record.kind not in GAMES:
+            if isinstance(request, Typed) and not request.required:
+                # Chit-chat — or the redelivery of the move that ended the game: answer that as before.
+                return self._earlier_or(uow, msg, Reply.nothing())
+            error = IllegalCommand("no_open_game")
+            refused = self.narrator.refusal(error, lang, private=isinstance(request, Pressed))
+            return self._refuse(uow, msg, refused)
+        game = GAMES[record.kind]
+        state = game.load(record.snapshot)
+        outcome = decide(
+            game,
+            record.id,
+            record.version,
+            state,
+            msg.author,
+            request,
+            moderator=moderates(msg, channel.settings),
+            dice=self._dice_for(record),
+        )
+        if isinstance(outcome, Chat):
+            return Reply.nothing()
+        if isinstance(outcome, Refusal):
+            refused = self.narrator.refusal(
+                outcome.error, lang, game=game, state=state, game_id=record.id, private=outcome.private
+            )
+            return self._refuse(uow, msg, refused)
+        reply = self._persist(uow, msg, record, game, state, outcome, channel.settings, lang)
+        uow.commit()
+        return reply
+
+    def _persist(
         self,
         uow: UnitOfWork,
         msg: Incoming,
@@ -195,7 +198,7 @@ class Croupier:
         seed = record.seed if finished and self.verifiable else None
         reply = self.narrator.move(table, before, move.events, lang, actor=msg.author, seed=seed)
         reply = replace(reply, deadline=deadline)
-        await uow.games.save_and_log(
+        uow.games.save_and_log(
             GameSave(
                 record.id,
                 expected_version=record.version,
@@ -223,18 +226,18 @@ class Croupier:
         )
         return reply
 
-    async def _earlier_or(self, uow: UnitOfWork, msg: Incoming, reply: Reply) -> Reply:
+    def _earlier_or(self, uow: UnitOfWork, msg: Incoming, reply: Reply) -> Reply:
         """A redelivered message gets the answer it got the first time; a new one gets ``reply``."""
-        earlier = await uow.log.find(msg.message_id)
+        earlier = uow.log.find(msg.message_id)
         return reply if earlier is None else Reply.from_log(earlier.reply)
 
-    async def _refuse(self, uow: UnitOfWork, msg: Incoming, refused: Reply) -> Reply:
+    def _refuse(self, uow: UnitOfWork, msg: Incoming, refused: Reply) -> Reply:
         """A refusal is recorded too (the message id and the answer, no game change), so a message is
         judged once: redelivered after the game moved on, it gets the same refusal, never a move."""
-        earlier = await uow.log.find(msg.message_id)
+        earlier = uow.log.find(msg.message_id)
         if earlier is not None:
             return Reply.from_log(earlier.reply)
-        await uow.log.append(
+        uow.log.append(
             message_id=msg.message_id,
             channel=msg.channel,
             actor=msg.author,
@@ -242,7 +245,7 @@ class Croupier:
             reply=refused.to_log(),
             now=self.clock(),
         )
-        await uow.commit()
+        uow.commit()
         return refused
 
     # ------------------------------------------------------------------ moderator actions
@@ -261,27 +264,31 @@ class Croupier:
         logged transaction."""
 
         async def run() -> Reply:
-            async with self.store.unit_of_work() as uow:
-                channel = await uow.channels.state(msg.guild, msg.channel)
-                lang = language_of(channel)
-                allowed = moderates(msg, channel.settings)
-                refusal = action.check() if allowed else Refusal(IllegalCommand("not_moderator"))
-                if refusal is not None:
-                    return await self._refuse(uow, msg, self.narrator.refusal(refusal.error, lang))
-                earlier = await uow.log.find(msg.message_id)
-                if earlier is not None:
-                    return Reply.from_log(earlier.reply)
-                outcome = await action.apply(uow, self._context(msg, channel, lang))
-                if isinstance(outcome, Done):
-                    await self._log_action(uow, msg, outcome)
-                    await uow.commit()
-                    return outcome.reply
+            done = await self.store.run(lambda uow: self._moderate_in(uow, msg, action))
+            if not isinstance(done, _Unsettled):
+                return done
             # Refused by what the store holds — maybe because another process just handled this very
             # message, and its write may have ended our transaction: judge it in a fresh one.
-            async with self.store.unit_of_work() as uow:
-                return await self._refuse(uow, msg, self.narrator.refusal(outcome.error, lang))
+            return await self.store.run(lambda uow: self._refuse(uow, msg, done.refusal))
 
         return await self._guarded(msg, run)
+
+    def _moderate_in(self, uow: UnitOfWork, msg: Incoming, action: ModeratorAction) -> Reply | _Unsettled:
+        channel = uow.channels.state(msg.guild, msg.channel)
+        lang = language_of(channel)
+        allowed = moderates(msg, channel.settings)
+        refusal = action.check() if allowed else Refusal(IllegalCommand("not_moderator"))
+        if refusal is not None:
+            return self._refuse(uow, msg, self.narrator.refusal(refusal.error, lang))
+        earlier = uow.log.find(msg.message_id)
+        if earlier is not None:
+            return Reply.from_log(earlier.reply)
+        outcome = action.apply(uow, self._context(msg, channel, lang))
+        if isinstance(outcome, Refusal):
+            return _Unsettled(self.narrator.refusal(outcome.error, lang))
+        self._log_action(uow, msg, outcome)
+        uow.commit()
+        return outcome.reply
 
     def _context(self, msg: Incoming, channel: ChannelState, lang: str) -> Context:
         return Context(
@@ -294,8 +301,8 @@ class Croupier:
             verifiable=self.verifiable,
         )
 
-    async def _log_action(self, uow: UnitOfWork, msg: Incoming, done: Done) -> None:
-        await uow.log.append(
+    def _log_action(self, uow: UnitOfWork, msg: Incoming, done: Done) -> None:
+        uow.log.append(
             message_id=msg.message_id,
             game_id=done.game_id,
             channel=msg.channel,
@@ -311,12 +318,16 @@ class Croupier:
     async def apply_due_timeouts(self) -> list[tuple[str, Reply]]:
         """Apply the turn-timeout rule to every game whose deadline has passed (exactly once each);
         answers (channel, reply) for each."""
-        async with self.store.unit_of_work(read_only=True) as uow:
-            due = await uow.games.due(self.clock())
+
+        def read(uow: UnitOfWork) -> tuple[tuple[GameRecord, ...], dict[int, str]]:
+            due = uow.games.due(self.clock())
             guilds = {}
             for record in due:
-                tournament = await uow.tournaments.get(record.tournament_id)
+                tournament = uow.tournaments.get(record.tournament_id)
                 guilds[record.id] = tournament.guild if tournament else ""
+            return due, guilds
+
+        due, guilds = await self.store.run(read, read_only=True)
         answered: list[tuple[str, Reply]] = []
         for record in due:
             if record.to_act is None:
@@ -336,9 +347,11 @@ class Croupier:
 
     async def standings_reply(self, msg: Incoming) -> Reply:
         """The running tournament table, for everybody."""
-        async with self.store.unit_of_work(read_only=True) as uow:
-            lang = language_of(await uow.channels.state(msg.guild, msg.channel))
-            table = await self._standings(uow, msg.channel)
+
+        def read(uow: UnitOfWork) -> tuple[str, StandingsTable | None]:
+            return language_of(uow.channels.state(msg.guild, msg.channel)), self._standings(uow, msg.channel)
+
+        lang, table = await self.store.run(read, read_only=True)
         if table is None:
             return self.narrator.simple("common.no_tournament", {}, lang)
         if not table.rows:
@@ -348,31 +361,33 @@ class Croupier:
 
     async def standings_table(self, channel: str, tournament_id: int | None = None) -> StandingsTable | None:
         """The tournament table (ranked games only), computed from the closed games."""
-        async with self.store.unit_of_work(read_only=True) as uow:
-            return await self._standings(uow, channel, tournament_id)
+        return await self.store.run(lambda uow: self._standings(uow, channel, tournament_id), read_only=True)
 
-    async def _standings(
+    def _standings(
         self, uow: UnitOfWork, channel: str, tournament_id: int | None = None
     ) -> StandingsTable | None:
         tournament = (
-            await uow.tournaments.get(tournament_id)
+            uow.tournaments.get(tournament_id)
             if tournament_id is not None
-            else await uow.tournaments.current(channel)
+            else uow.tournaments.current(channel)
         )
         if tournament is None:
             return None
-        return standings_of(tournament, await uow.games.closed_in(tournament.id))
+        return standings_of(tournament, uow.games.closed_in(tournament.id))
 
     async def export(self, msg: Incoming, fmt: str) -> Reply:
         """The standings as a paste-ready file; admins only."""
-        async with self.store.unit_of_work(read_only=True) as uow:
-            lang = language_of(await uow.channels.state(msg.guild, msg.channel))
+
+        def read(uow: UnitOfWork) -> tuple[str, StandingsTable | None]:
+            return language_of(uow.channels.state(msg.guild, msg.channel)), self._standings(uow, msg.channel)
+
+        if not msg.is_admin or fmt not in FORMATS:
+            lang = language_of(await self._channel(msg))
             if not msg.is_admin:
                 return self.narrator.refusal(IllegalCommand("not_admin"), lang)
-            if fmt not in FORMATS:
-                error = InvalidCommand("unknown_format", format=fmt, valid=sorted(FORMATS))
-                return self.narrator.refusal(error, lang)
-            table = await self._standings(uow, msg.channel)
+            error = InvalidCommand("unknown_format", format=fmt, valid=sorted(FORMATS))
+            return self.narrator.refusal(error, lang)
+        lang, table = await self.store.run(read, read_only=True)
         if table is None:
             return self.narrator.simple("common.no_tournament", {}, lang)
         text = FORMATS[fmt](table).rstrip("\n")
@@ -388,9 +403,12 @@ class Croupier:
 
     async def verify_reply(self, msg: Incoming, game_id: int | None = None) -> Reply:
         """Re-derive the dice of closed games from their revealed seeds and compare with the log."""
-        async with self.store.unit_of_work(read_only=True) as uow:
-            lang = language_of(await uow.channels.state(msg.guild, msg.channel))
-            reports = await verify_in(uow, game_id=game_id, channel=None if game_id else msg.channel)
+
+        def read(uow: UnitOfWork) -> tuple[str, list[Report]]:
+            lang = language_of(uow.channels.state(msg.guild, msg.channel))
+            return lang, verify_in(uow, game_id=game_id, channel=None if game_id else msg.channel)
+
+        lang, reports = await self.store.run(read, read_only=True)
         if not reports:
             return self.narrator.simple("common.verify_none", {}, lang)
         lines = tuple(self.narrator.line(f"common.{r.key}", r.facts, lang) for r in reports)
@@ -398,8 +416,7 @@ class Croupier:
 
     async def verify(self, game_id: int | None = None) -> list[Report]:
         """Every closed game's verification (``croupier verify``)."""
-        async with self.store.unit_of_work(read_only=True) as uow:
-            return await verify_in(uow, game_id=game_id)
+        return await self.store.run(lambda uow: verify_in(uow, game_id=game_id), read_only=True)
 
     async def help_reply(self, msg: Incoming) -> Reply:
         """The commands of this front end, and the words of the open game."""
@@ -438,8 +455,7 @@ class Croupier:
 
     async def final_state(self, guild: str, channel: str, game_id: int) -> tuple[dict[str, Any], int] | None:
         """A game's replay summary and the dice it used (``croupier replay``)."""
-        async with self.store.unit_of_work(read_only=True) as uow:
-            record = await uow.games.get(game_id)
+        record = await self.store.run(lambda uow: uow.games.get(game_id), read_only=True)
         if record is None or record.channel != channel or record.kind not in GAMES:
             return None
         game = GAMES[record.kind]
@@ -448,8 +464,7 @@ class Croupier:
     # ------------------------------------------------------------------ plumbing
 
     async def _channel(self, msg: Incoming) -> ChannelState:
-        async with self.store.unit_of_work(read_only=True) as uow:
-            return await uow.channels.state(msg.guild, msg.channel)
+        return await self.store.run(lambda uow: uow.channels.state(msg.guild, msg.channel), read_only=True)
 
     def _game_of(self, channel: ChannelState) -> Game[Any] | None:
         record = channel.game
@@ -478,8 +493,7 @@ class Croupier:
             return self.narrator.refusal(IllegalCommand("busy_try_again"), lang)
 
     async def _earlier(self, message_id: str) -> Reply | None:
-        async with self.store.unit_of_work(read_only=True) as uow:
-            entry = await uow.log.find(message_id)
+        entry = await self.store.run(lambda uow: uow.log.find(message_id), read_only=True)
         return None if entry is None else Reply.from_log(entry.reply)
 
     def _dice_for(self, record: GameRecord) -> dice_mod.DiceSource:
@@ -491,6 +505,13 @@ class Croupier:
         if self.seed_source is not None:
             return self.seed_source(channel, tournament_id, number)
         return secrets.token_bytes(32)
+
+
+@dataclass(frozen=True)
+class _Unsettled:
+    """A moderator action refused by what the store holds, to be judged again in a fresh transaction."""
+
+    refusal: Reply
 
 
 def seed_from_text(text: str) -> Callable[[str, int, int], bytes]:

@@ -94,7 +94,7 @@ def load_script(raw: str) -> Script:
 async def run(script: Script) -> dict[str, Any]:
     """Play the script and return the contract's output object."""
     with tempfile.TemporaryDirectory(prefix="croupier-replay-") as folder:
-        store = await Store.open(f"sqlite+aiosqlite:///{Path(folder) / 'replay.sqlite3'}")
+        store = await Store.open(f"sqlite:///{Path(folder) / 'replay.sqlite3'}")
         try:
             return await _play(script, store)
         finally:

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/croupier.sqlite3"
+DEFAULT_DATABASE_URL = "sqlite:///./data/croupier.sqlite3"
 DEFAULT_TURN_TIMEOUT_SECONDS = 86_400  # a day: the pace of the forum games
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 

@@ -23,14 +23,12 @@ class Report:
     facts: dict[str, Any] = field(default_factory=dict)
 
 
-async def verify_in(uow: UnitOfWork, game_id: int | None = None, channel: str | None = None) -> list[Report]:
+def verify_in(uow: UnitOfWork, game_id: int | None = None, channel: str | None = None) -> list[Report]:
     """The closed games (one, or a channel's, or all) checked against their logs."""
     games = [
-        game
-        for game in await uow.games.list_closed(game_id=game_id)
-        if channel is None or game.channel == channel
+        game for game in uow.games.list_closed(game_id=game_id) if channel is None or game.channel == channel
     ]
-    logs = {game.id: await uow.log.of_game(game.id) for game in games}
+    logs = {game.id: uow.log.of_game(game.id) for game in games}
     reports = []
     for game in games:
         facts: dict[str, Any] = {"number": game.number, "commitment": game.commitment[:16] + "…"}

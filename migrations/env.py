@@ -1,4 +1,4 @@
-"""Alembic environment, async, for both stores.
+"""Alembic environment for both stores (synchronous SQLAlchemy, like the store itself).
 
 Two ways in:
 * from code (``bot.store.migrate``): a live connection may be handed over in
@@ -10,14 +10,13 @@ Two ways in:
 
 from __future__ import annotations
 
-import asyncio
 from logging.config import fileConfig
 
 from alembic import context
 from sqlalchemy.engine import URL, Connection
 
 from bot.settings import get_settings
-from bot.store.db import async_url, create_engine, reachable
+from bot.store.db import create_engine, reachable, store_url
 from bot.store.models import Base
 
 config = context.config
@@ -37,7 +36,7 @@ def database_url() -> str | URL:
 
 def configure(connection: Connection | None = None, url: str | URL | None = None) -> None:
     """Online with a connection, or offline (``--sql``) with just a URL."""
-    target = async_url(url) if url is not None else None
+    target = store_url(url) if url is not None else None
     if connection is not None:
         sqlite = connection.dialect.name == "sqlite"
     else:
@@ -60,15 +59,15 @@ def run_migrations(connection: Connection) -> None:
         context.run_migrations()
 
 
-async def run_async_migrations(url: str | URL) -> None:
+def run_url_migrations(url: str | URL) -> None:
     # Foreign keys off: a batch migration rebuilds a table and must not cascade into its children.
     engine = create_engine(url, foreign_keys=False)
     try:
-        async with reachable(url), engine.connect() as connection:
-            await connection.run_sync(run_migrations)
-            await connection.commit()
+        with reachable(url), engine.connect() as connection:
+            run_migrations(connection)
+            connection.commit()
     finally:
-        await engine.dispose()
+        engine.dispose()
 
 
 def run_offline() -> None:
@@ -82,7 +81,7 @@ def run_online() -> None:
     if connection is not None:
         run_migrations(connection)
     else:
-        asyncio.run(run_async_migrations(database_url()))
+        run_url_migrations(database_url())
 
 
 if context.is_offline_mode():

@@ -15,26 +15,22 @@ The server is ``TEST_POSTGRES_URL`` (any database on it, used for maintenance), 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import re
 import secrets
 import shutil
 import threading
-from collections.abc import AsyncIterator, Coroutine, Iterator
-from concurrent.futures import Future
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-import asyncpg
+import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
 from bot.store import Store
 from bot.store import migrate as store_migrate
-
-T = TypeVar("T")
 
 TABLES = ("command_log", "participants", "games", "tournaments", "channel_settings")
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
@@ -60,120 +56,95 @@ def _admin_url() -> str:
 
 
 class PostgresServer:
-    """Test databases on one PostgreSQL server, driven from a private event loop on its own thread
-    (so the fixtures work for sync and async tests alike, whatever loop a test runs on)."""
+    """Test databases on one PostgreSQL server, administered over plain psycopg connections (one per
+    database, autocommit), usable from sync and async tests alike."""
 
     def __init__(self, admin_url: str) -> None:
         self.admin_url = make_url(admin_url).set(drivername="postgresql")
         self.prefix = f"croupier_test_{os.getpid()}_{secrets.token_hex(3)}"
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="test-postgres", daemon=True)
-        self._thread.start()
-        self._connections: dict[str, Any] = {}
+        self._connections: dict[str, psycopg.Connection[Any]] = {}
         self._databases: list[str] = []
-
-    def run(self, work: Coroutine[Any, Any, T]) -> T:
-        future: Future[T] = asyncio.run_coroutine_threadsafe(work, self._loop)
-        return future.result(timeout=120)
+        self._lock = threading.Lock()
 
     def url(self, database: str) -> str:
         """The URL a user would type for this database (``postgresql://…``)."""
         return self.admin_url.set(database=database).render_as_string(hide_password=False)
 
-    async def _connect(self, database: str) -> Any:
+    def _connect(self, database: str) -> psycopg.Connection[Any]:
         connection = self._connections.get(database)
-        if connection is None or connection.is_closed():
-            dsn = self.url(database)
-            connection = await asyncpg.connect(dsn, timeout=5)
-            await connection.execute("SET lock_timeout = '20s'")  # a leaked connection fails loudly
+        if connection is None or connection.closed:
+            connection = psycopg.connect(self.url(database), autocommit=True, connect_timeout=5)
+            connection.execute("SET lock_timeout = '20s'")  # a leaked connection fails loudly
             self._connections[database] = connection
         return connection
 
+    def _admin(self) -> psycopg.Connection[Any]:
+        return self._connect(self.admin_url.database or "postgres")
+
     def probe(self) -> None:
-        self.run(self._connect(self.admin_url.database or "postgres"))
+        self._admin()
 
     def drop_leftovers(self) -> None:
         """Drop test databases of sessions that died on this machine (killed runs leave them behind)."""
         if self.admin_url.host not in {None, "", "127.0.0.1", "localhost", "::1"}:
             return  # another machine's sessions may be alive: not ours to judge
-
-        async def drop() -> None:
-            admin = await self._connect(self.admin_url.database or "postgres")
-            query = "SELECT datname FROM pg_database WHERE starts_with(datname, 'croupier_test_')"
-            names = await admin.fetch(query)
-            for (name,) in names:
-                match = re.fullmatch(r"croupier_test_(\d+)_[0-9a-f]+_\w+", name)
-                if match is None or _alive(int(match.group(1))):
-                    continue
-                with contextlib.suppress(asyncpg.PostgresError):  # in use after all: leave it
-                    await admin.execute(f'DROP DATABASE "{name}"')
-
-        self.run(drop())
+        admin = self._admin()
+        query = "SELECT datname FROM pg_database WHERE starts_with(datname, 'croupier_test_')"
+        for (name,) in admin.execute(query).fetchall():
+            match = re.fullmatch(r"croupier_test_(\d+)_[0-9a-f]+_\w+", name)
+            if match is None or _alive(int(match.group(1))):
+                continue
+            with contextlib.suppress(psycopg.Error):  # in use after all: leave it
+                admin.execute(f'DROP DATABASE "{name}"')
 
     def create(self, suffix: str) -> str:
         name = f"{self.prefix}_{suffix}"
-
-        async def create() -> None:
-            admin = await self._connect(self.admin_url.database or "postgres")
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            await admin.execute(f'CREATE DATABASE "{name}"')
-
-        self.run(create())
+        with self._lock:
+            admin = self._admin()
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{name}"')
         self._databases.append(name)
         return name
 
     def empty_tables(self, database: str) -> str | None:
         """Empty every table (ids restart at 1); answers the schema revision found."""
-
-        async def truncate() -> str | None:
-            connection = await self._connect(database)
-            await connection.execute(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
-            revision: str | None = await connection.fetchval("SELECT max(version_num) FROM alembic_version")
-            return revision
-
-        return self.run(truncate())
+        with self._lock:
+            connection = self._connect(database)
+            connection.execute(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
+            row = connection.execute("SELECT max(version_num) FROM alembic_version").fetchone()
+        return None if row is None else row[0]
 
     def drop_schema(self, database: str) -> None:
-        async def drop() -> None:
-            connection = await self._connect(database)
-            await connection.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
-
-        self.run(drop())
+        with self._lock:
+            self._connect(database).execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
 
     def disconnect_clients(self, database: str) -> int:
         """Cut the bot's connections to a database, as a server restart would; answers how many."""
-
-        async def terminate() -> int:
-            connection = await self._connect(database)
-            count: int = await connection.fetchval(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                "WHERE datname = $1 AND application_name = 'croupier'",
-                database,
+        with self._lock:
+            row = (
+                self._connect(database)
+                .execute(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = %s AND application_name = 'croupier'",
+                    (database,),
+                )
+                .fetchone()
             )
-            return count
-
-        return self.run(terminate())
+        return 0 if row is None else int(row[0])
 
     def close(self) -> None:
-        async def close() -> None:
-            admin_name = self.admin_url.database or "postgres"
-            for name, connection in list(self._connections.items()):
-                if name != admin_name:
-                    await connection.close()
-            admin = await self._connect(admin_name)
-            for name in self._databases:
-                await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            await admin.close()
-
-        try:
-            self.run(close())
-        finally:
-            self.stop()
+        admin_name = self.admin_url.database or "postgres"
+        for name, connection in list(self._connections.items()):
+            if name != admin_name:
+                connection.close()
+        admin = self._admin()
+        for name in self._databases:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
 
     def stop(self) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-        self._loop.close()
+        for connection in self._connections.values():
+            connection.close()
 
 
 @pytest.fixture(scope="session")
@@ -237,7 +208,7 @@ def db_url(db_backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> s
     url = server.url(name)
     try:
         intact = server.empty_tables(name) == store_migrate.head_revision()
-    except asyncpg.UndefinedTableError:
+    except psycopg.errors.UndefinedTable:
         intact = False
     if not intact:  # a test broke the rule and changed the schema: rebuild it
         server.drop_schema(name)

@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import Engine, event
 
 _CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 
@@ -37,10 +36,10 @@ class RoundTrips:
 
 
 @contextmanager
-def counted(engine: AsyncEngine) -> Iterator[RoundTrips]:
+def counted(engine: Engine) -> Iterator[RoundTrips]:
     """Record every transaction the engine begins (and what it runs) while the block lasts."""
     trips = RoundTrips()
-    sync = engine.sync_engine
+    sync = engine
 
     def begin(connection: Any) -> None:
         trips.transactions.append(Transaction())

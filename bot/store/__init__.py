@@ -3,7 +3,7 @@
 The service uses :class:`Store` and its unit of work; everything it gets back is a frozen record.
 """
 
-from bot.store.db import async_url, create_engine, mask_url
+from bot.store.db import create_engine, mask_url, store_url
 from bot.store.errors import (
     BadDatabaseURL,
     Conflict,
@@ -59,7 +59,6 @@ __all__ = [
     "UnitOfWork",
     "UnknownGame",
     "UnknownTournament",
-    "async_url",
     "check_schema",
     "create_engine",
     "current_revision",
@@ -67,5 +66,6 @@ __all__ = [
     "head_revision",
     "mask_url",
     "migrate_command",
+    "store_url",
     "upgrade",
 ]

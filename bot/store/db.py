@@ -1,28 +1,32 @@
 """Engines for the two stores, and the translation of "cannot reach it" into one clear error.
 
-SQLite is the embedded default; every connection is switched to WAL with ``synchronous=FULL`` (a
-commit is on disk when it returns), foreign keys on and a busy timeout. The sqlite3 driver's own
-transaction handling is turned off and SQLAlchemy emits ``BEGIN IMMEDIATE`` itself, so a unit of work
-holds the write lock from its first statement: its reads and writes are one consistent transaction,
-migrations are transactional, and two processes on one file serialise instead of failing half-way.
+Both stores run under SQLAlchemy's synchronous Core, driven from worker threads (see
+:mod:`bot.store.uow`): a unit of work is one hand-off from the event loop, not one per statement.
 
-PostgreSQL runs on asyncpg with a small pool; a connection the server dropped is noticed at its first
-statement (no ping before every unit of work) and reported as retryable.
+SQLite (the ``sqlite3`` driver) is the embedded default; every connection is switched to WAL with
+``synchronous=FULL`` (a commit is on disk when it returns), foreign keys on and a busy timeout. The
+driver's own transaction handling is turned off and SQLAlchemy emits ``BEGIN IMMEDIATE`` itself, so a
+writing unit of work holds the write lock from its first statement: its reads and writes are one
+consistent transaction, migrations are transactional, and two processes on one file serialise
+instead of failing half-way.
+
+PostgreSQL runs on psycopg 3 with a small pool; a connection the server dropped is noticed at its
+first statement (no ping before every unit of work) and reported as retryable.
 """
 
 from __future__ import annotations
 
 import re
 import socket
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, exc
+from sqlalchemy import Engine, event, exc
+from sqlalchemy import create_engine as sqlalchemy_engine
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.store.errors import BadDatabaseURL, StoreError, StoreUnavailable
@@ -44,18 +48,19 @@ _SQLITE_DRIVERS = {"sqlite", "sqlite+pysqlite", "sqlite+aiosqlite"}
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@]*(@)")
 
 
-def async_url(url: str | URL) -> URL:
-    """The async-driver form of a database URL.
+def store_url(url: str | URL) -> URL:
+    """The driver form of a database URL the store uses.
 
-    ``postgresql://…`` (or ``postgres://``, or a sync driver) becomes ``postgresql+asyncpg://…``;
-    ``sqlite:///path`` becomes ``sqlite+aiosqlite:///path``; a bare file path is a SQLite file.
+    ``postgresql://…`` (or ``postgres://``, or another driver's spelling) becomes
+    ``postgresql+psycopg://…``; ``sqlite:///path`` becomes ``sqlite+pysqlite:///path``; a bare file path
+    is a SQLite file. URLs written for the async drivers of earlier versions still work.
     """
     if isinstance(url, str):
         text = url.strip()
         if not text:
             raise BadDatabaseURL("the database URL is empty")
         if "://" not in text:
-            return URL.create("sqlite+aiosqlite", database=text)
+            return URL.create("sqlite+pysqlite", database=text)
         try:
             parsed = make_url(text)
         except exc.ArgumentError as error:
@@ -64,9 +69,9 @@ def async_url(url: str | URL) -> URL:
         parsed = url
     driver = parsed.drivername.lower()
     if driver in _POSTGRES_DRIVERS:
-        return parsed.set(drivername="postgresql+asyncpg")
+        return parsed.set(drivername="postgresql+psycopg")
     if driver in _SQLITE_DRIVERS:
-        return parsed.set(drivername="sqlite+aiosqlite")
+        return parsed.set(drivername="sqlite+pysqlite")
     raise BadDatabaseURL(
         f"unsupported database {parsed.drivername!r} in {mask_url(parsed)}: "
         "use postgresql://user:password@host/dbname or sqlite:///path/to/file.sqlite3"
@@ -92,28 +97,28 @@ def sqlite_file(url: URL) -> Path | None:
     return Path(database)
 
 
-def create_engine(url: str | URL, *, foreign_keys: bool = True, echo: bool = False) -> AsyncEngine:
-    """An async engine for the URL (see :func:`async_url`); a SQLite file's folder is created.
+def create_engine(
+    url: str | URL, *, foreign_keys: bool = True, echo: bool = False, pool_size: int = 5
+) -> Engine:
+    """A synchronous engine for the URL (see :func:`store_url`); a SQLite file's folder is created.
 
-    ``foreign_keys=False`` is for migrations only: SQLite's batch mode recreates tables, which
-    must not cascade into their children.
+    ``pool_size``: connections kept (the store's worker threads each use one at a time).
+    ``foreign_keys=False`` is for migrations only: SQLite's batch mode recreates tables, which must not
+    cascade into their children.
     """
-    target = async_url(url)
+    target = store_url(url)
     if not is_sqlite(target):
-        return create_async_engine(
+        return sqlalchemy_engine(
             target,
             echo=echo,
-            pool_size=5,
-            max_overflow=10,
-            # No ping before every unit of work (a BEGIN/ROLLBACK round trip each): a connection the
-            # server dropped fails its first statement as a lost connection, the pool recycles them
-            # all, and the service retries the unit of work once (see StoreUnavailable.retryable).
+            pool_size=pool_size,
+            max_overflow=0,
+            # No ping before every unit of work (a round trip each): a connection the server dropped
+            # fails its first statement as a lost connection, the pool recycles them all, and the
+            # service retries the unit of work once (see StoreUnavailable.retryable).
             pool_pre_ping=False,
             pool_recycle=1800,
-            connect_args={
-                "timeout": PG_CONNECT_TIMEOUT_S,
-                "server_settings": {"application_name": "croupier"},
-            },
+            connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S, "application_name": "croupier"},
         )
     path = sqlite_file(target)
     if path is not None:
@@ -125,22 +130,12 @@ def create_engine(url: str | URL, *, foreign_keys: bool = True, echo: bool = Fal
                 f"cannot create the folder {path.parent} ({error.strerror or error})",
                 "check the path and its permissions",
             ) from error
-    engine = create_async_engine(target, echo=echo)
+    engine = sqlalchemy_engine(target, echo=echo, pool_size=pool_size, max_overflow=0)
     _configure_sqlite(engine, foreign_keys=foreign_keys)
     return engine
 
 
-def pool_capacity(engine: AsyncEngine) -> int:
-    """How many connections the engine's pool hands out at most (its size plus its overflow)."""
-    pool = engine.pool
-    size = getattr(pool, "size", None)
-    overflow = getattr(pool, "_max_overflow", 0)
-    if not callable(size):
-        return 1  # a pool without a size (a static or single-connection pool) serves one at a time
-    return max(1, int(size()) + max(0, int(overflow)))
-
-
-def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:
+def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
     # busy_timeout first: switching a new file to WAL needs a lock another process may briefly hold.
     pragmas = (
         f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
@@ -149,7 +144,7 @@ def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:
         f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}",
     )
 
-    @event.listens_for(engine.sync_engine, "connect")
+    @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
         # SQLAlchemy, not the driver, decides when a transaction begins (see the module docstring).
         dbapi_connection.isolation_level = None
@@ -160,7 +155,7 @@ def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:
         finally:
             cursor.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
+    @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
         mode = connection.get_execution_options().get(SQLITE_BEGIN, "IMMEDIATE")
         connection.exec_driver_sql("BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE")
@@ -174,6 +169,20 @@ _SQLITE_UNAVAILABLE = (
     ("disk i/o error", "check the disk holding the database file"),
     ("readonly database", "the database file is read-only; check its permissions"),
     ("file is not a database", "the file is not a SQLite database; check the path"),
+)
+# psycopg reports a failed connection attempt without a SQLSTATE; its message says why.
+_POSTGRES_CONNECT = (
+    ("connection refused", "is the database server running and listening there?"),
+    ("could not translate host name", "check the host name in the URL"),
+    ("name or service not known", "check the host name in the URL"),
+    ("timeout expired", "check the host, port and any firewall in between"),
+    ("password authentication failed", "check the user name and password in the URL"),
+    ("does not exist", "create the database first (createdb), or fix its name"),
+    ("no such file or directory", "check the host (or socket folder) in the URL"),
+    ("server closed the connection", "the server went away; check that it is up, then retry"),
+    ("the database system is starting up", "the server is starting; retry in a moment"),
+    ("the database system is shutting down", "the server is stopping; retry once it is back"),
+    ("connection failed", "check that the server is up and accepts connections"),
 )
 
 
@@ -198,29 +207,32 @@ def unavailable(error: BaseException, url: str | URL) -> StoreUnavailable | None
         return None
     orig = error.orig
     message = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
-    lowered = message.lower()
+    lowered = str(orig).lower()
     for needle, hint in _SQLITE_UNAVAILABLE:
         if needle in lowered:
             return StoreUnavailable(shown, message, hint)
     state = str(getattr(orig, "sqlstate", None) or "")
+    retryable = bool(error.connection_invalidated)
     if state == "3D000":
         return StoreUnavailable(shown, message, "create the database first (createdb), or fix its name")
     if state.startswith("28"):
         return StoreUnavailable(shown, message, "check the user name and password in the URL")
     if state.startswith("08") or state in {"53300", "57P01", "57P02", "57P03"}:
-        return StoreUnavailable(shown, message, "check that the server is up and accepts connections")
-    if error.connection_invalidated:
+        hint = "check that the server is up and accepts connections"
+        return StoreUnavailable(shown, message, hint, retryable=retryable)
+    if retryable:
         return StoreUnavailable(
             shown, message, "the connection was lost; check the server and retry", retryable=True
         )
-    cause = getattr(orig, "__cause__", None)
-    if isinstance(cause, OSError | TimeoutError):
-        return unavailable(cause, url)
+    if isinstance(error, exc.OperationalError) and not state:
+        for needle, hint in _POSTGRES_CONNECT:
+            if needle in lowered:
+                return StoreUnavailable(shown, message, hint)
     return None
 
 
-@asynccontextmanager
-async def reachable(url: str | URL) -> AsyncIterator[None]:
+@contextmanager
+def reachable(url: str | URL) -> Iterator[None]:
     """Turn connection failures inside the block into :class:`StoreUnavailable`."""
     try:
         yield
@@ -231,11 +243,11 @@ async def reachable(url: str | URL) -> AsyncIterator[None]:
         raise problem from error
 
 
-async def connect(engine: AsyncEngine, url: str | URL | None = None, **options: Any) -> AsyncConnection:
+def connect(engine: Engine, url: str | URL | None = None, **options: Any) -> Connection:
     """A connection from the engine, or :class:`StoreUnavailable` naming the URL."""
     shown: str | URL = url if url is not None else engine.url
-    async with reachable(shown):
-        connection = await engine.connect()
+    with reachable(shown):
+        connection = engine.connect()
         if options:
-            await connection.execution_options(**options)
+            connection = connection.execution_options(**options)
         return connection

@@ -1,6 +1,6 @@
 """What can go wrong in the store, as exceptions the service and the CLI can answer precisely.
 
-Driver exceptions (asyncpg, sqlite3, OSError) never leave the store raw: an unreachable database
+Driver exceptions (psycopg, sqlite3, OSError) never leave the store raw: an unreachable database
 becomes :class:`StoreUnavailable`, a schema behind the code :class:`SchemaNotCurrent`, and the
 constraint violations the service relies on become :class:`DuplicateMessage`, :class:`StaleVersion`
 and :class:`GameAlreadyOpen`.

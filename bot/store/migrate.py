@@ -5,13 +5,12 @@ database is at the newest revision and refuses to run otherwise, naming the comm
 the one exception is a brand-new SQLite file, which is migrated on the spot so that the embedded
 default needs no setup.
 
-The functions taking a URL are synchronous (Alembic is) and may be called from inside a running
-event loop: the work runs on a helper thread with its own loop.
+The functions are synchronous (Alembic is, and so is the store's engine); those taking a URL may be
+called from inside a running event loop: the work then runs on a helper thread.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -23,11 +22,10 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
-from sqlalchemy import inspect
+from sqlalchemy import Engine, inspect
 from sqlalchemy.engine import URL, Connection
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.store.db import async_url, create_engine, is_sqlite, mask_url, reachable
+from bot.store.db import create_engine, is_sqlite, mask_url, reachable, store_url
 from bot.store.errors import SchemaNotCurrent
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
@@ -78,18 +76,18 @@ def downgrade(url: str | URL, revision: str) -> None:
 def current_revision(url: str | URL) -> str | None:
     """The database's revision; None when it was never migrated."""
 
-    async def read() -> str | None:
+    def read() -> str | None:
         engine = create_engine(url)
         try:
-            async with reachable(url), engine.connect() as connection:
-                return await connection.run_sync(_revision_of)
+            with reachable(url), engine.connect() as connection:
+                return _revision_of(connection)
         finally:
-            await engine.dispose()
+            engine.dispose()
 
-    return _off_loop(lambda: asyncio.run(read()))
+    return _off_loop(read)
 
 
-async def check_schema(engine: AsyncEngine, url: str | URL) -> None:
+def check_schema(engine: Engine, url: str | URL) -> None:
     """Make sure the database behind ``engine`` is at the newest revision.
 
     A new SQLite file (no tables at all) is migrated here, inside one locked transaction so that two
@@ -97,13 +95,13 @@ async def check_schema(engine: AsyncEngine, url: str | URL) -> None:
     :class:`SchemaNotCurrent`; an unreachable database raises :class:`StoreUnavailable`.
     """
     head = head_revision()
-    sqlite = is_sqlite(async_url(url))
-    async with reachable(url), engine.connect() as connection, connection.begin():
-        current, tables = await connection.run_sync(_state_of)
+    sqlite = is_sqlite(store_url(url))
+    with reachable(url), engine.connect() as connection, connection.begin():
+        current, tables = _state_of(connection)
         if current == head:
             return
         if sqlite and current is None and not tables:
-            await connection.run_sync(lambda sync: command.upgrade(alembic_config(url, sync), "head"))
+            command.upgrade(alembic_config(url, connection), "head")
             return
     raise SchemaNotCurrent(
         url=mask_url(url), current=current, head=head, message=_refusal(url, current, head, tables)

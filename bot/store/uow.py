@@ -1,33 +1,36 @@
 """The store and its unit of work: one transaction per command, rolled back unless committed.
 
-store = await Store.open(url)          # refuses a database whose schema is not current
-async with store.unit_of_work() as uow:
-    game = await uow.games.open_in(channel)
-    ...
-    await uow.games.save(game.id, game.version, ...)
-    await uow.log.append(message_id, ...)
-    await uow.commit()                 # leave without it and everything above is undone
+A unit of work is synchronous SQLAlchemy Core on one connection. The service hands a whole unit of
+work — read, decide, write, commit — to the store as ONE function, which runs in a worker thread::
+
+    reply = await store.run(lambda uow: move(uow, ...))           # one hand-off, one transaction
+
+    def move(uow: UnitOfWork) -> Reply:
+        state = uow.channels.state(guild, channel)
+        ...
+        uow.games.save_and_log(save, entry)
+        uow.commit()                      # leave without it and everything above is undone
+        return reply
+
+so a command costs one hand-off between the event loop and a thread instead of one per statement.
+On SQLite, which has one writer anyway, writing units of work run one after another on a single
+writer thread, in the order they were handed over; readers run beside it. On PostgreSQL a small pool
+of threads runs them, again first come, first served. Tests and tools may also open a unit of work
+in their own thread with ``with store.transaction() as uow:``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from types import TracebackType
-from typing import Self
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager, suppress
+from typing import Self, TypeVar
 
+from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import URL
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.store.db import (
-    SQLITE_BEGIN,
-    async_url,
-    connect,
-    create_engine,
-    mask_url,
-    pool_capacity,
-    reachable,
-)
+from bot.store.db import SQLITE_BEGIN, connect, create_engine, mask_url, reachable, store_url
 from bot.store.errors import StoreUnavailable
 from bot.store.migrate import check_schema
 from bot.store.records import ChannelDefaults
@@ -40,171 +43,85 @@ from bot.store.repositories import (
     Transaction,
 )
 
-# As long as the pool would wait for a connection: past it the store counts as unavailable.
+T = TypeVar("T")
+
+# How long a unit of work may wait for its turn before the store counts as unavailable.
 ADMISSION_TIMEOUT_S = 30.0
+SQLITE_READERS = 4  # reader threads beside SQLite's one writer
+POSTGRES_WORKERS = 5  # threads (and pooled connections) for PostgreSQL
 
 
 class UnitOfWork:
     """One transaction and the repositories working in it.
 
-    ``log``, ``tournaments``, ``games``, ``settings`` and ``channels`` all share the transaction; nothing they
-    write is kept unless :meth:`commit` is awaited before the block ends. On SQLite the write lock is
-    taken when the block starts (``read_only=True`` defers it until a first write).
+    ``log``, ``tournaments``, ``games``, ``settings`` and ``channels`` all share the transaction;
+    nothing they write is kept unless :meth:`commit` is called before the unit of work ends.
     """
 
-    log: CommandLog
-    tournaments: Tournaments
-    games: Games
-    settings: ChannelSettingsRepository
-    channels: Channels
-
-    def __init__(
-        self,
-        engine: AsyncEngine,
-        url: str | URL,
-        defaults: ChannelDefaults,
-        read_only: bool,
-        admission: Admission,
-    ) -> None:
-        self._engine = engine
-        self._url = url
-        self._defaults = defaults
-        self._read_only = read_only
-        self._admission = admission
-        self._admitted: list[asyncio.Semaphore] = []
-        self._connection: AsyncConnection | None = None
-
-    async def __aenter__(self) -> Self:
-        self._admitted = await self._admission.enter(writing=not self._read_only)
-        try:
-            options = {SQLITE_BEGIN: "DEFERRED" if self._read_only else "IMMEDIATE"}
-            connection = await connect(self._engine, self._url, **options)
-            try:
-                async with reachable(self._url):
-                    await connection.begin()
-            except BaseException:
-                await connection.close()
-                raise
-        except BaseException:
-            self._admission.leave(self._admitted)
-            raise
+    def __init__(self, connection: Connection, url: str | URL, defaults: ChannelDefaults) -> None:
         self._connection = connection
-        tx = Transaction(connection, self._url)
+        self._url = url
+        self._open = True
+        tx = Transaction(connection, url)
         self.log = CommandLog(tx)
         self.tournaments = Tournaments(tx)
         self.games = Games(tx)
-        self.settings = ChannelSettingsRepository(tx, self._defaults)
-        self.channels = Channels(tx, self.games, self._defaults)
-        return self
+        self.settings = ChannelSettingsRepository(tx, defaults)
+        self.channels = Channels(tx, self.games, defaults)
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        connection = self._connection
-        self._connection = None
-        if connection is None:
-            return
-        try:
-            if connection.in_transaction():
-                if exc_type is None:
-                    async with reachable(self._url):
-                        await connection.rollback()
-                else:
-                    # The block's own error is the one worth seeing; a failed rollback adds nothing.
-                    with contextlib.suppress(Exception):
-                        await connection.rollback()
-        finally:
-            try:
-                await connection.close()
-            finally:
-                self._admission.leave(self._admitted)
-
-    async def commit(self) -> None:
+    def commit(self) -> None:
         """Make everything written so far durable; the unit of work may go on in a new transaction."""
-        async with reachable(self._url):
-            await self._live().commit()
+        with reachable(self._url):
+            self._live().commit()
 
-    async def rollback(self) -> None:
-        async with reachable(self._url):
-            await self._live().rollback()
+    def rollback(self) -> None:
+        with reachable(self._url):
+            self._live().rollback()
 
-    def _live(self) -> AsyncConnection:
-        if self._connection is None:
-            raise RuntimeError("the unit of work is not open: use `async with store.unit_of_work() as uow`")
+    def end(self) -> None:
+        """The unit of work is over (its transaction ended and its connection went back)."""
+        self._open = False
+
+    def _live(self) -> Connection:
+        if not self._open:
+            raise RuntimeError("the unit of work is not open: use `with store.transaction() as uow`")
         return self._connection
 
 
-class Admission:
-    """First come, first served: units of work queue here, in order, before they touch the pool.
+class Workers:
+    """The threads units of work run on: SQLite's one writer and its readers, or PostgreSQL's pool.
 
-    Without it, a unit of work that just finished and starts the next one can take the connection a
-    long-waiting one was woken for (the pool's queue lets newcomers barge), so under load some
-    channels wait seconds while others never wait. On SQLite only one writer can hold the file, so
-    writers also queue here, in order, instead of polling the lock in the busy handler.
+    Each executor takes jobs first come, first served, so a unit of work that just finished and asks
+    again queues behind those already waiting instead of barging in front of them.
     """
 
-    def __init__(self, url: str | URL, connections: int, one_writer: bool, timeout: float) -> None:
-        self._url = url
-        self._connections = connections
-        self._one_writer = one_writer
-        self._timeout = timeout
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._gates: tuple[asyncio.Semaphore, asyncio.Semaphore] | None = None
+    def __init__(self, sqlite: bool) -> None:
+        if sqlite:
+            self.writer = ThreadPoolExecutor(1, thread_name_prefix="croupier-writer")
+            self.reader = ThreadPoolExecutor(SQLITE_READERS, thread_name_prefix="croupier-reader")
+            self.connections = 1 + SQLITE_READERS
+        else:
+            self.writer = self.reader = ThreadPoolExecutor(POSTGRES_WORKERS, thread_name_prefix="croupier-db")
+            self.connections = POSTGRES_WORKERS
 
-    @property
-    def capacity(self) -> int:
-        """How many units of work may hold a connection at once (the pool's size plus overflow)."""
-        return self._connections
+    def for_(self, read_only: bool) -> ThreadPoolExecutor:
+        return self.reader if read_only else self.writer
 
-    async def enter(self, *, writing: bool) -> list[asyncio.Semaphore]:
-        """Wait for this unit of work's turn; the gates taken, for :meth:`leave`."""
-        writers, connections = self._for_running_loop()
-        wanted = [writers, connections] if writing and self._one_writer else [connections]
-        taken: list[asyncio.Semaphore] = []
-        try:
-            async with asyncio.timeout(self._timeout):
-                for gate in wanted:  # always in this order, so two units of work cannot wait on each other
-                    await gate.acquire()
-                    taken.append(gate)
-        except TimeoutError:
-            self.leave(taken)
-            raise StoreUnavailable(
-                mask_url(self._url),
-                f"no connection came free within {self._timeout:g} s",
-                "the database is overloaded or a transaction hangs; retry in a moment",
-            ) from None
-        except BaseException:
-            self.leave(taken)
-            raise
-        return taken
-
-    def leave(self, taken: list[asyncio.Semaphore]) -> None:
-        for gate in reversed(taken):
-            gate.release()
-        taken.clear()
-
-    def _for_running_loop(self) -> tuple[asyncio.Semaphore, asyncio.Semaphore]:
-        # asyncio primitives belong to one event loop; a store reused under a new loop gets new ones.
-        loop = asyncio.get_running_loop()
-        if self._gates is None or self._loop is not loop:
-            self._loop = loop
-            self._gates = (asyncio.Semaphore(1), asyncio.Semaphore(self._connections))
-        return self._gates
+    def shutdown(self) -> None:
+        for executor in {self.writer, self.reader}:
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
 class Store:
     """The database behind the bot, opened from a URL (SQLite file or PostgreSQL)."""
 
-    def __init__(self, engine: AsyncEngine, url: str | URL, defaults: ChannelDefaults | None = None) -> None:
+    def __init__(self, engine: Engine, url: str | URL, defaults: ChannelDefaults | None = None) -> None:
         self.engine = engine
         self._url = url
         self.defaults = defaults if defaults is not None else ChannelDefaults()
-        self.admission = Admission(
-            url, pool_capacity(engine), one_writer=self.dialect == "sqlite", timeout=ADMISSION_TIMEOUT_S
-        )
+        self._sqlite = self.dialect == "sqlite"
+        self.workers = Workers(self._sqlite)
+        self.admission_timeout = ADMISSION_TIMEOUT_S
 
     @classmethod
     async def open(
@@ -215,12 +132,20 @@ class Store:
         Raises :class:`StoreUnavailable` when the database cannot be reached and
         :class:`SchemaNotCurrent` when it needs ``croupier migrate`` first.
         """
-        engine = create_engine(url)
+        return await asyncio.to_thread(cls.open_now, url, defaults=defaults, check=check)
+
+    @classmethod
+    def open_now(
+        cls, url: str | URL, *, defaults: ChannelDefaults | None = None, check: bool = True
+    ) -> Store:
+        """:meth:`open`, in the calling thread (for tools without an event loop)."""
+        sqlite = store_url(url).get_backend_name() == "sqlite"
+        engine = create_engine(url, pool_size=1 + SQLITE_READERS if sqlite else POSTGRES_WORKERS)
         try:
             if check:
-                await check_schema(engine, url)
+                check_schema(engine, url)
         except BaseException:
-            await engine.dispose()
+            engine.dispose()
             raise
         return cls(engine, url, defaults)
 
@@ -232,21 +157,74 @@ class Store:
     @property
     def dialect(self) -> str:
         """``"sqlite"`` or ``"postgresql"``."""
-        return async_url(self._url).get_backend_name()
+        return store_url(self._url).get_backend_name()
 
-    def unit_of_work(self, *, read_only: bool = False) -> UnitOfWork:
-        return UnitOfWork(self.engine, self._url, self.defaults, read_only, self.admission)
+    # --- units of work ------------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self, *, read_only: bool = False) -> Iterator[UnitOfWork]:
+        """A unit of work in the calling thread; rolled back unless it commits.
+
+        On SQLite a writing one holds the write lock from its start (``BEGIN IMMEDIATE``); a read-only
+        one takes none.
+        """
+        options = {SQLITE_BEGIN: "DEFERRED" if read_only else "IMMEDIATE"} if self._sqlite else {}
+        connection = connect(self.engine, self._url, **options)
+        try:
+            with reachable(self._url):
+                connection.begin()
+            uow = UnitOfWork(connection, self._url, self.defaults)
+            try:
+                yield uow
+            except BaseException:
+                # The block's own error is the one worth seeing; a failed rollback adds nothing.
+                with suppress(Exception):
+                    connection.rollback()
+                raise
+            finally:
+                uow.end()
+            if connection.in_transaction():
+                with reachable(self._url):
+                    connection.rollback()
+        finally:
+            connection.close()
+
+    async def run(self, work: Callable[[UnitOfWork], T], *, read_only: bool = False) -> T:
+        """Run ``work`` in one unit of work on a worker thread: one hand-off from the event loop.
+
+        Units of work run in the order they were handed over (SQLite's writers one at a time). One
+        that has not started within ``admission_timeout`` seconds is withdrawn and the store counts
+        as unavailable; one already running is waited for to its end (it cannot be interrupted).
+        """
+
+        def job() -> T:
+            with self.transaction(read_only=read_only) as uow:
+                return work(uow)
+
+        submitted: Future[T] = self.workers.for_(read_only).submit(job)
+        waited = asyncio.wrap_future(submitted)
+        try:
+            done, _ = await asyncio.wait((waited,), timeout=self.admission_timeout)
+        except asyncio.CancelledError:
+            submitted.cancel()  # gives its place back unless it is already running
+            raise
+        if not done and submitted.cancel():
+            raise StoreUnavailable(
+                self.url,
+                f"no connection came free within {self.admission_timeout:g} s",
+                "the database is overloaded or a transaction hangs; retry in a moment",
+            )
+        return await waited
 
     async def close(self) -> None:
-        await self.engine.dispose()
+        await asyncio.to_thread(self.close_now)
+
+    def close_now(self) -> None:
+        self.workers.shutdown()
+        self.engine.dispose()
 
     async def __aenter__(self) -> Self:
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc_info: object) -> None:
         await self.close()

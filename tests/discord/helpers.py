@@ -145,12 +145,12 @@ class Table:
     # ------------------------------------------------------------------ what the store holds
 
     async def game(self) -> GameRecord | None:
-        async with self.store.unit_of_work(read_only=True) as uow:
-            return await uow.games.open_in(str(self.people.channel))
+        with self.store.transaction(read_only=True) as uow:
+            return uow.games.open_in(str(self.people.channel))
 
     async def log(self, game_id: int) -> tuple[LogEntry, ...]:
-        async with self.store.unit_of_work(read_only=True) as uow:
-            return await uow.log.of_game(game_id)
+        with self.store.transaction(read_only=True) as uow:
+            return uow.log.of_game(game_id)
 
 
 def custom_id_for(message: BotMessage, label: str) -> str:

@@ -3,32 +3,29 @@ changes, and the bot goes on once the database is back."""
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 
 from bot.croupier import Croupier
 from bot.store import Store, StoreUnavailable, UnitOfWork
 from tests.discord.helpers import Table, note, says, story
 
 
-class Outage:
-    """A unit of work that cannot begin, as when the server is gone."""
-
-    async def __aenter__(self) -> Any:
-        raise StoreUnavailable(
-            "postgresql://croupier:***@db/croupier", "connection refused", "is it running?"
-        )
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
 class FlakyStore(Store):
+    """A store whose units of work cannot begin while it is ``down``, as when the server is gone."""
+
     down = False
 
-    def unit_of_work(self, *, read_only: bool = False) -> UnitOfWork:
+    @contextmanager
+    def transaction(self, *, read_only: bool = False) -> Iterator[UnitOfWork]:
         if self.down:
-            return Outage()  # type: ignore[return-value]
-        return super().unit_of_work(read_only=read_only)
+            raise StoreUnavailable(
+                "postgresql://croupier:***@db/croupier", "connection refused", "is it running?"
+            )
+        with super().transaction(read_only=read_only) as uow:
+            yield uow
 
 
 async def test_store_outage_answers_try_again_and_the_bot_keeps_running(table: Table) -> None:
@@ -36,7 +33,7 @@ async def test_store_outage_answers_try_again_and_the_bot_keeps_running(table: T
     flaky = FlakyStore(table.store.engine, table.store._url, table.store.defaults)
     table.dice.will_roll(4)
     croupier = Croupier(store=flaky, dice_factory=table.dice.factory, clock=table.clock)
-    async with table.running(croupier):
+    async with table.running(croupier), shut_down_after(flaky):
         await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
         await table.slash_message(p.anna, "mitmachen")
         flaky.down = True
@@ -56,3 +53,12 @@ async def test_store_outage_answers_try_again_and_the_bot_keeps_running(table: T
         assert story(thrown) == [says("v6.freiwurf", player="Anna", face=4, total=4)]
         answered = [m.message_reference for m in table.emu.bot_messages if m.message_reference]
         assert all(int(ref["message_id"]) != chat for ref in answered)
+
+
+@contextlib.asynccontextmanager
+async def shut_down_after(store: Store) -> AsyncIterator[None]:
+    """The wrapping store's threads end with the test (the engine belongs to the fixture's store)."""
+    try:
+        yield
+    finally:
+        await asyncio.to_thread(store.workers.shutdown)

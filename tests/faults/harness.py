@@ -238,12 +238,16 @@ def stored(db_url: str) -> dict[str, Any]:
 
 async def contents(store: Store) -> dict[str, Any]:
     """Everything the store holds (see :func:`stored`), read through an open store."""
-    async with store.engine.connect() as connection:
-        tournaments = (await connection.execute(select(_TOURNAMENTS).order_by(_TOURNAMENTS.c.id))).all()
-        games = (await connection.execute(select(_GAMES).order_by(_GAMES.c.id))).all()
-        seats = (await connection.execute(select(_SEATS))).all()
-        log = (await connection.execute(select(_LOG).order_by(_LOG.c.id))).all()
-        settings = (await connection.execute(select(_SETTINGS))).all()
+    return await asyncio.to_thread(_contents, store)
+
+
+def _contents(store: Store) -> dict[str, Any]:
+    with store.engine.connect() as connection:
+        tournaments = connection.execute(select(_TOURNAMENTS).order_by(_TOURNAMENTS.c.id)).all()
+        games = connection.execute(select(_GAMES).order_by(_GAMES.c.id)).all()
+        seats = connection.execute(select(_SEATS)).all()
+        log = connection.execute(select(_LOG).order_by(_LOG.c.id)).all()
+        settings = connection.execute(select(_SETTINGS)).all()
     tournament_rank = {row.id: rank for rank, row in enumerate(tournaments, start=1)}
     game_rank = {row.id: rank for rank, row in enumerate(games, start=1)}
     return {

@@ -84,14 +84,14 @@ def _crash_on(store: Store, cluster: Cluster, statement: str) -> dict[str, bool]
             cluster.crash()
 
     if statement == "COMMIT":
-        event.listen(store.engine.sync_engine, "commit", lambda conn: crash())
+        event.listen(store.engine, "commit", lambda conn: crash())
     else:
 
         def before(conn: Any, cursor: Any, sql: str, *args: Any) -> None:
             if sql.lstrip().upper().startswith(statement.upper()):
                 crash()
 
-        event.listen(store.engine.sync_engine, "before_cursor_execute", before)
+        event.listen(store.engine, "before_cursor_execute", before)
     return armed
 
 

@@ -15,16 +15,15 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3  # noqa: F401  (imported here, in the fork server: see below)
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-import aiosqlite  # noqa: F401  (imported here, in the fork server: see below)
-import asyncpg  # noqa: F401
-from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine
+import psycopg  # noqa: F401
+from sqlalchemy import Engine, event
 
 import bot.store.db as db_module
 import bot.store.uow as uow_module
@@ -60,8 +59,8 @@ class KillSwitch:
                 self.note.write_text(f"{self.phase}:{name}", encoding="utf-8")
             os.kill(os.getpid(), signal.SIGKILL)
 
-    def watch(self, engine: AsyncEngine) -> None:
-        sync = engine.sync_engine
+    def watch(self, engine: Engine) -> None:
+        sync = engine
 
         @event.listens_for(sync, "before_cursor_execute")
         def _before(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
@@ -126,9 +125,9 @@ def serve(
 
 async def _serve(conn: Connection, db_url: str, script_name: str, switch: KillSwitch) -> None:
     names = vars(uow_module)  # Store.open builds its engine (and migrates) through this module's name
-    original: Callable[..., AsyncEngine] = names["create_engine"]
+    original: Callable[..., Engine] = names["create_engine"]
 
-    def watched(url: Any, **options: Any) -> AsyncEngine:
+    def watched(url: Any, **options: Any) -> Engine:
         engine = original(url, **options)
         switch.watch(engine)
         return engine
@@ -149,7 +148,7 @@ async def _serve(conn: Connection, db_url: str, script_name: str, switch: KillSw
             if line is None:
                 break
             if line == DISPOSE:
-                await store.engine.dispose()
+                store.engine.dispose()
                 conn.send({"id": None, "points": switch.count})
                 continue
             switch.point("received")

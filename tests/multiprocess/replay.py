@@ -70,12 +70,12 @@ def replay(record: GameRecord, entries: Sequence[LogEntry]) -> Replayed:
 
 async def games_in(store: Store, channel: int) -> list[tuple[GameRecord, tuple[LogEntry, ...]]]:
     """Every game ever opened in a channel, with its log, oldest first."""
-    async with store.unit_of_work(read_only=True) as uow:
+    with store.transaction(read_only=True) as uow:
         found = []
-        for record in await uow.games.list_closed():
+        for record in uow.games.list_closed():
             if record.channel == str(channel):
                 found.append(record)
-        current = await uow.games.open_in(str(channel))
+        current = uow.games.open_in(str(channel))
         if current is not None:
             found.append(current)
-        return [(record, await uow.log.of_game(record.id)) for record in found]
+        return [(record, uow.log.of_game(record.id)) for record in found]

@@ -167,13 +167,13 @@ class Round:
     # ------------------------------------------------------------------ what the store holds
 
     async def game(self) -> GameRecord | None:
-        async with self.store.unit_of_work(read_only=True) as uow:
-            return await uow.games.open_in(str(self.room.channel))
+        with self.store.transaction(read_only=True) as uow:
+            return uow.games.open_in(str(self.room.channel))
 
     async def dice_of(self, message_id: int) -> list[int]:
         """The faces the croupier rolled for a chat line, as its command log holds them."""
-        async with self.store.unit_of_work(read_only=True) as uow:
-            entry = await uow.log.find(f"discord:{message_id}")
+        with self.store.transaction(read_only=True) as uow:
+            entry = uow.log.find(f"discord:{message_id}")
         assert entry is not None, message_id
         return list(entry.dice)
 

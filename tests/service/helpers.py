@@ -51,9 +51,9 @@ class Table:
 
 async def snapshot_of(store: Store, channel: str = CHANNEL) -> tuple[Any, ...]:
     """Everything a refused command must leave alone: the open game's row and the log length."""
-    async with store.unit_of_work() as uow:
-        record = await uow.games.open_in(channel)
-        entries = await uow.log.of_game(record.id) if record else ()
+    with store.transaction() as uow:
+        record = uow.games.open_in(channel)
+        entries = uow.log.of_game(record.id) if record else ()
     if record is None:
         return (None, len(entries))
     return (record.version, record.snapshot, record.dice_used, record.participants, len(entries))
@@ -62,8 +62,8 @@ async def snapshot_of(store: Store, channel: str = CHANNEL) -> tuple[Any, ...]:
 async def open_game_view(store: Store, channel: str = CHANNEL) -> tuple[GameRecord, Any] | None:
     """The channel's open game with its loaded state, read straight from the store (tests only: front
     ends see games through the replies)."""
-    async with store.unit_of_work(read_only=True) as uow:
-        record = await uow.games.open_in(channel)
+    with store.transaction(read_only=True) as uow:
+        record = uow.games.open_in(channel)
     if record is None:
         return None
     return record, GAMES[record.kind].load(record.snapshot)

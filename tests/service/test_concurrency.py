@@ -34,10 +34,10 @@ async def test_the_same_message_raced_through_two_processes_is_applied_once(db_u
             )
             assert a.text == b.text
             assert sum(not r.duplicate for r in (a, b)) >= 1
-        async with first.unit_of_work() as uow:
-            record = await uow.games.open_in(one.channel)
+        with first.transaction() as uow:
+            record = uow.games.open_in(one.channel)
             assert record is not None
-            entries = await uow.log.of_game(record.id)
+            entries = uow.log.of_game(record.id)
         applied = [e for e in entries if e.message_id.startswith("race-")]
         assert len(applied) == 5
         assert record.dice_used == sum(len(e.dice) for e in entries)
@@ -57,8 +57,8 @@ async def test_different_moves_raced_through_two_processes_are_all_applied_in_tu
             )
         )
         assert all(reply.ok for reply in joins)
-        async with second.unit_of_work() as uow:
-            record = await uow.games.open_in(one.channel)
+        with second.transaction() as uow:
+            record = uow.games.open_in(one.channel)
         assert record is not None
         assert sorted(p.player for p in record.participants) == ["anna", "ben", "cleo", "dora"]
         assert record.version == 1 + 4  # opened at version 1, one version per applied move

@@ -88,8 +88,8 @@ async def test_message_ids_make_lines_exactly_once(console: Console, store: Stor
     first = await console.handle("#3 anna: weiter")
     assert first is not None
     assert first.id == "3"
-    async with store.unit_of_work() as uow:
-        record = await uow.games.open_in("console")
+    with store.transaction() as uow:
+        record = uow.games.open_in("console")
     assert record is not None
     assert record.dice_used == 1
 
@@ -144,8 +144,8 @@ async def test_killer_plays_to_the_end_in_the_console(store: Store) -> None:
     assert "anna" in played[-1][1]
     view = await open_game_view(store, "console")
     assert view is None  # the game ended by itself: nobody needs to close it
-    async with store.unit_of_work() as uow:
-        (game,) = await uow.games.list_closed()
+    with store.transaction() as uow:
+        (game,) = uow.games.list_closed()
     assert {p.player: p.role for p in game.participants} == {"anna": "alive", "ben": "dead"}
 
 
@@ -166,8 +166,8 @@ async def test_killer_classic_plays_to_the_end_in_the_console(store: Store) -> N
         "anna: attaque ben",
     )
     assert all(ok for ok, _ in replies), replies
-    async with store.unit_of_work() as uow:
-        (game,) = await uow.games.list_closed()
+    with store.transaction() as uow:
+        (game,) = uow.games.list_closed()
     roles = {p.player: (p.role, p.points) for p in game.participants}
     assert roles["anna"] == ("alive", 36)
     assert roles["ben"][0] == "dead"
@@ -179,8 +179,8 @@ async def test_lines_without_ids_in_a_new_session_are_new_messages(store: Store)
     await answers(first, "mod: /open verflixte6", "anna: /join", "anna: weiter")
     second = Console(croupier, moderators=frozenset({"mod"}))  # e.g. `make run` again the next day
     await answers(second, "ben: /join", "anna: hallo", "anna: weiter")
-    async with store.unit_of_work() as uow:
-        record = await uow.games.open_in("console")
+    with store.transaction() as uow:
+        record = uow.games.open_in("console")
     assert record is not None
     assert {p.player for p in record.participants} == {"anna", "ben"}
     assert record.dice_used == 2  # the second session's "weiter" (its line 3) was applied too

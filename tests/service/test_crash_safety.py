@@ -64,7 +64,7 @@ class ConsoleProcess:
             "console",
             "--json",
             "--db",
-            f"sqlite+aiosqlite:///{self.db}",
+            f"sqlite:///{self.db}",
             "--moderator",
             "mod",
             "--admin",

@@ -94,8 +94,8 @@ async def test_redelivered_message_is_applied_once_and_answered_alike(store: Sto
     assert again.duplicate
     assert again.text == first.text
     assert await snapshot_of(store) == after_first
-    async with store.unit_of_work() as uow:
-        record = await uow.games.open_in(table.channel)
+    with store.transaction() as uow:
+        record = uow.games.open_in(table.channel)
     assert record is not None
     assert record.dice_used == 1
 
@@ -161,14 +161,14 @@ async def test_verify_rederives_the_dice_and_catches_tampering(store: Store) -> 
     for _ in range(4):  # a bust ends the Spiel early; later "weiter"s are refused and roll nothing
         await table.say("anna", "weiter")
     await table.do(MODERATOR, Close())
-    async with store.unit_of_work() as uow:
-        opened = (await uow.log.of_game(1))[0]
+    with store.transaction() as uow:
+        opened = (uow.log.of_game(1))[0]
     assert len(opened.reply["commitment"]) == 64
     reports = await croupier.verify()
     assert [r.ok for r in reports] == [True]
-    async with store.unit_of_work() as uow:
-        (game,) = await uow.games.list_closed()
-        entries = await uow.log.of_game(game.id)
+    with store.transaction() as uow:
+        (game,) = uow.games.list_closed()
+        entries = uow.log.of_game(game.id)
     faces = [face for entry in entries for face in entry.dice]
     assert faces == [derive_die(game.seed, game.id, i) for i in range(game.dice_used)]
     assert game.dice_used == len(faces) > 0
@@ -201,8 +201,8 @@ async def test_reply_is_stored_as_json_in_the_log(store: Store) -> None:
     await table.open()
     await table.do("anna", Join("Anna"))
     await table.say("anna", "weiter", mid="m-json")
-    async with store.unit_of_work() as uow:
-        entry = await uow.log.find("m-json")
+    with store.transaction() as uow:
+        entry = uow.log.find("m-json")
     assert entry is not None
     json.dumps(entry.reply)  # plain JSON, so redelivery works on both stores
     assert entry.dice == [4]

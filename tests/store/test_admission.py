@@ -1,99 +1,126 @@
-"""Admission to the store (bot/store/uow.py): first come, first served, whatever the pool does.
+"""Admission to the store (bot/store/uow.py): units of work run on worker threads, first come, first
+served — SQLite's writers one at a time on one thread, readers beside them — and waiting ends: by
+cancellation, by a clear "unavailable" error, or with the unit of work run.
 
 Under load a unit of work that just finished used to take the connection a long-waiting one had been
-woken for, so some channels waited seconds while others never waited (bench/concurrency.py measured
-a 4.5 s p99 at 128 channels with a 72 ms median). These tests pin the order, the SQLite writer queue,
-and that waiting ends: by cancellation, by a clear "unavailable" error, or in a new event loop.
+woken for, so some channels waited seconds while others never waited; a queue in arrival order keeps
+every channel's turn fair.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Callable
 
 import pytest
 
 from bot.store import Store, StoreUnavailable
-from bot.store.uow import Admission
+from bot.store.uow import UnitOfWork
+
+SQLITE_ONLY = pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
 
 
-def admission(connections: int = 1, *, one_writer: bool = False, timeout: float = 30.0) -> Admission:
-    return Admission("postgresql://u:secret@db/croupier", connections, one_writer, timeout)
+def holding(gate: threading.Event, started: threading.Event) -> Callable[[UnitOfWork], str]:
+    """A unit of work that keeps its thread until ``gate`` opens."""
+
+    def work(uow: UnitOfWork) -> str:
+        started.set()
+        assert gate.wait(timeout=10), "the test never let the holder go"
+        return "holder"
+
+    return work
 
 
-async def test_units_of_work_are_admitted_in_the_order_they_asked() -> None:
-    gate = admission(connections=1)
+async def hold_writer(store: Store) -> tuple[threading.Event, asyncio.Task[str]]:
+    gate, started = threading.Event(), threading.Event()
+    task = asyncio.create_task(store.run(holding(gate, started)))
+    assert await asyncio.to_thread(started.wait, 5)
+    return gate, task
+
+
+@SQLITE_ONLY
+async def test_writers_run_in_the_order_they_asked(store: Store) -> None:
+    gate, holder = await hold_writer(store)
     order: list[str] = []
-    held = await gate.enter(writing=True)
 
-    async def unit(name: str) -> None:
-        taken = await gate.enter(writing=True)
-        order.append(name)
-        await asyncio.sleep(0)
-        gate.leave(taken)
+    def note(name: str) -> Callable[[UnitOfWork], None]:
+        return lambda uow: order.append(name)
 
-    waiting = [asyncio.create_task(unit(f"channel-{i}")) for i in range(5)]
-    await asyncio.sleep(0.01)
+    waiting = [asyncio.create_task(store.run(note(f"channel-{i}"))) for i in range(5)]
+    await asyncio.sleep(0.05)
     assert order == []  # all five are queued behind the holder
-    gate.leave(held)
+    gate.set()
+    await holder
     # The holder asks again at once: it must queue behind the five, not barge in front of them.
-    again = asyncio.create_task(unit("holder-again"))
-    await asyncio.gather(*waiting, again)
+    await asyncio.gather(*waiting, store.run(note("holder-again")))
     assert order == [*(f"channel-{i}" for i in range(5)), "holder-again"]
 
 
-async def test_sqlite_writers_queue_one_at_a_time_while_readers_go_on() -> None:
-    gate = admission(connections=5, one_writer=True)
-    writer = await gate.enter(writing=True)
-    second_writer = asyncio.create_task(gate.enter(writing=True))
-    reader = await asyncio.wait_for(gate.enter(writing=False), timeout=5)  # not held up by the writer
-    await asyncio.sleep(0.01)
+@SQLITE_ONLY
+async def test_sqlite_readers_go_on_while_a_writer_holds_the_writer_thread(store: Store) -> None:
+    gate, holder = await hold_writer(store)
+    second_writer = asyncio.create_task(store.run(lambda uow: "second"))
+    state = await asyncio.wait_for(store.run(lambda uow: uow.channels.state("g", "c"), read_only=True), 5)
+    assert state.game is None
+    await asyncio.sleep(0.05)
     assert not second_writer.done()
-    gate.leave(writer)
-    taken = await asyncio.wait_for(second_writer, timeout=5)
-    gate.leave(taken)
-    gate.leave(reader)
+    gate.set()
+    assert await holder == "holder"
+    assert await asyncio.wait_for(second_writer, 5) == "second"
 
 
-async def test_waiting_too_long_is_a_clear_unavailable_error_naming_no_password() -> None:
-    gate = admission(connections=1, timeout=0.05)
-    held = await gate.enter(writing=True)
+async def test_waiting_too_long_is_a_clear_unavailable_error_and_the_work_never_runs(store: Store) -> None:
+    store.admission_timeout = 0.05
+    writers = 1 if store.dialect == "sqlite" else store.workers.connections
+    held = [await hold_writer(store) for _ in range(writers)]
+    ran: list[str] = []
     with pytest.raises(StoreUnavailable) as raised:
-        await gate.enter(writing=True)
+        await store.run(lambda uow: ran.append("late"))
     assert "no connection came free within 0.05 s" in str(raised.value)
-    assert "secret" not in str(raised.value)
-    gate.leave(held)
-    gate.leave(await asyncio.wait_for(gate.enter(writing=True), timeout=5))  # nothing was left taken
+    assert str(raised.value).startswith(f"cannot use the database {store.url}")  # the masked URL
+    for gate, task in held:
+        gate.set()
+        await task
+    await asyncio.sleep(0.05)
+    assert ran == []  # withdrawn, not run later behind everyone's back
+    store.admission_timeout = 5
+    assert await store.run(lambda uow: "again") == "again"
 
 
-async def test_a_cancelled_wait_gives_its_place_back() -> None:
-    gate = admission(connections=1, one_writer=True)
-    held = await gate.enter(writing=True)
-    cancelled = asyncio.create_task(gate.enter(writing=True))
-    await asyncio.sleep(0)
+@SQLITE_ONLY
+async def test_a_cancelled_wait_gives_its_place_back(store: Store) -> None:
+    gate, holder = await hold_writer(store)
+    ran: list[str] = []
+    cancelled = asyncio.create_task(store.run(lambda uow: ran.append("cancelled")))
+    await asyncio.sleep(0.01)
     cancelled.cancel()
     with pytest.raises(asyncio.CancelledError):
         await cancelled
-    gate.leave(held)
-    gate.leave(await asyncio.wait_for(gate.enter(writing=True), timeout=5))
+    gate.set()
+    await holder
+    assert await asyncio.wait_for(store.run(lambda uow: "next"), 5) == "next"
+    assert ran == []
 
 
-def test_the_admission_works_again_under_a_new_event_loop() -> None:
-    """asyncio primitives belong to one loop; a store kept across ``asyncio.run`` calls (the CLI, the
-    tests) gets new ones for the next loop instead of failing."""
-    gate = admission(connections=1, one_writer=True)
-
-    async def enter_and_leave() -> None:
-        taken = await asyncio.wait_for(gate.enter(writing=True), timeout=5)
-        gate.leave(taken)
-
-    asyncio.run(enter_and_leave())
-    asyncio.run(enter_and_leave())
+@SQLITE_ONLY
+def test_a_store_works_under_one_event_loop_after_another(db_url: str) -> None:
+    """The store keeps no asyncio primitive: a store kept across ``asyncio.run`` calls (the CLI, the
+    tests) works in each."""
+    store = Store.open_now(db_url)
+    try:
+        for _ in range(2):
+            assert asyncio.run(store.run(lambda uow: uow.channels.state("g", "c").game)) is None
+    finally:
+        store.close_now()
 
 
 async def test_a_failed_unit_of_work_leaves_its_place(store: Store) -> None:
-    for _ in range(store.admission.capacity + 2):
+    def boom(uow: UnitOfWork) -> None:
+        raise RuntimeError("boom")
+
+    for _ in range(store.workers.connections + 2):
         with pytest.raises(RuntimeError, match="boom"):
-            async with store.unit_of_work():
-                raise RuntimeError("boom")
-    async with asyncio.timeout(5), store.unit_of_work() as uow:
-        assert (await uow.channels.state("g", "c")).game is None
+            await store.run(boom)
+    state = await asyncio.wait_for(store.run(lambda uow: uow.channels.state("g", "c")), 5)
+    assert state.game is None

@@ -9,7 +9,8 @@ that remains there is between versions loaded earlier, which is what the version
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+import threading
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 
 import pytest
@@ -35,9 +36,9 @@ async def two_processes(db_url: str) -> AsyncIterator[tuple[Store, Store]]:
 
 
 async def open_game(store: Store, channel: str = "chan") -> GameRecord:
-    async with store.unit_of_work() as uow:
-        tournament = await uow.tournaments.create("g", channel, "Cup", "sum", NOW)
-        game = await uow.games.create(
+    with store.transaction() as uow:
+        tournament = uow.tournaments.create("g", channel, "Cup", "sum", NOW)
+        game = uow.games.create(
             tournament.id,
             channel,
             "verflixte6",
@@ -49,13 +50,16 @@ async def open_game(store: Store, channel: str = "chan") -> GameRecord:
             NOW,
             participants=[Seat("anna", "Anna", "playing", 0)],
         )
-        await uow.commit()
+        uow.commit()
     return game
 
 
-async def race(*runners: Callable[[asyncio.Barrier], Awaitable[str]]) -> list[str]:
-    barrier = asyncio.Barrier(len(runners))
-    results = await asyncio.wait_for(asyncio.gather(*(run(barrier) for run in runners)), timeout=60)
+async def race(*runners: Callable[[threading.Barrier], str]) -> list[str]:
+    """Each runner in a thread of its own (two processes' units of work really run side by side)."""
+    barrier = threading.Barrier(len(runners), timeout=30)
+    results = await asyncio.wait_for(
+        asyncio.gather(*(asyncio.to_thread(run, barrier) for run in runners)), timeout=60
+    )
     return sorted(results)
 
 
@@ -65,14 +69,14 @@ async def test_two_writers_that_read_the_same_version_exactly_one_saves(
 ) -> None:
     game = await open_game(two_processes[0])
 
-    def writer(store: Store, name: str) -> Callable[[asyncio.Barrier], Awaitable[str]]:
-        async def run(barrier: asyncio.Barrier) -> str:
-            async with store.unit_of_work() as uow:
-                loaded = await uow.games.get(game.id)
+    def writer(store: Store, name: str) -> Callable[[threading.Barrier], str]:
+        def run(barrier: threading.Barrier) -> str:
+            with store.transaction() as uow:
+                loaded = uow.games.get(game.id)
                 assert loaded is not None
-                await barrier.wait()  # both have read version 1; now both write
+                barrier.wait()  # both have read version 1; now both write
                 try:
-                    await uow.games.save(
+                    uow.games.save(
                         loaded.id,
                         loaded.version,
                         {"by": name},
@@ -81,10 +85,10 @@ async def test_two_writers_that_read_the_same_version_exactly_one_saves(
                         None,
                         [Seat("anna", "Anna", "playing", 6)],
                     )
-                    await uow.log.append(
+                    uow.log.append(
                         f"msg-{name}", channel="chan", actor="anna", text="weiter", now=NOW, game_id=game.id
                     )
-                    await uow.commit()
+                    uow.commit()
                 except StaleVersion:
                     return "stale"
                 return f"saved by {name}"
@@ -95,9 +99,9 @@ async def test_two_writers_that_read_the_same_version_exactly_one_saves(
     assert results[1] == "stale"
     assert results[0] in {"saved by one", "saved by two"}
     winner = results[0].removeprefix("saved by ")
-    async with two_processes[0].unit_of_work() as uow:
-        stored = await uow.games.get(game.id)
-        log = await uow.log.of_game(game.id)
+    with two_processes[0].transaction() as uow:
+        stored = uow.games.get(game.id)
+        log = uow.log.of_game(game.id)
     assert stored is not None
     assert (stored.version, stored.snapshot) == (2, {"by": winner})
     assert [entry.message_id for entry in log] == [f"msg-{winner}"]  # the loser wrote nothing
@@ -108,13 +112,13 @@ async def test_two_writers_holding_one_loaded_version_exactly_one_saves(
 ) -> None:
     game = await open_game(two_processes[0])
 
-    def writer(store: Store, name: str) -> Callable[[asyncio.Barrier], Awaitable[str]]:
-        async def run(barrier: asyncio.Barrier) -> str:
-            await barrier.wait()
+    def writer(store: Store, name: str) -> Callable[[threading.Barrier], str]:
+        def run(barrier: threading.Barrier) -> str:
+            barrier.wait()
             try:
-                async with store.unit_of_work() as uow:
-                    await uow.games.save(game.id, game.version, {"by": name}, 1, None, None, [])
-                    await uow.commit()
+                with store.transaction() as uow:
+                    uow.games.save(game.id, game.version, {"by": name}, 1, None, None, [])
+                    uow.commit()
             except StaleVersion:
                 return "stale"
             return "saved"
@@ -122,8 +126,8 @@ async def test_two_writers_holding_one_loaded_version_exactly_one_saves(
         return run
 
     assert await race(writer(two_processes[0], "one"), writer(two_processes[1], "two")) == ["saved", "stale"]
-    async with two_processes[1].unit_of_work() as uow:
-        stored = await uow.games.get(game.id)
+    with two_processes[1].transaction() as uow:
+        stored = uow.games.get(game.id)
     assert stored is not None
     assert stored.version == 2
 
@@ -131,21 +135,21 @@ async def test_two_writers_holding_one_loaded_version_exactly_one_saves(
 async def test_two_processes_opening_a_game_in_one_channel_exactly_one_opens(
     two_processes: tuple[Store, Store], db_backend: str
 ) -> None:
-    async with two_processes[0].unit_of_work() as uow:
-        tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
-        await uow.commit()
+    with two_processes[0].transaction() as uow:
+        tournament = uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+        uow.commit()
 
-    def opener(store: Store, seed: bytes) -> Callable[[asyncio.Barrier], Awaitable[str]]:
-        async def run(barrier: asyncio.Barrier) -> str:
+    def opener(store: Store, seed: bytes) -> Callable[[threading.Barrier], str]:
+        def run(barrier: threading.Barrier) -> str:
             if db_backend == "sqlite":
-                await barrier.wait()  # SQLite: the second unit of work waits for the lock
+                barrier.wait()  # SQLite: the second unit of work waits for the lock
             try:
-                async with store.unit_of_work() as uow:
+                with store.transaction() as uow:
                     if db_backend == "postgresql":
-                        assert await uow.games.open_in("chan") is None
-                        await barrier.wait()  # both saw a free channel
-                    await uow.games.create(tournament.id, "chan", "killer", {}, seed, "c" * 64, {}, None, NOW)
-                    await uow.commit()
+                        assert uow.games.open_in("chan") is None
+                        barrier.wait()  # both saw a free channel
+                    uow.games.create(tournament.id, "chan", "killer", {}, seed, "c" * 64, {}, None, NOW)
+                    uow.commit()
             except GameAlreadyOpen:
                 return "refused"
             return "opened"
@@ -153,10 +157,10 @@ async def test_two_processes_opening_a_game_in_one_channel_exactly_one_opens(
         return run
 
     assert await race(opener(two_processes[0], b"a"), opener(two_processes[1], b"b")) == ["opened", "refused"]
-    async with two_processes[0].unit_of_work() as uow:
-        opened = await uow.games.open_in("chan")
+    with two_processes[0].transaction() as uow:
+        opened = uow.games.open_in("chan")
         assert opened is not None
-        assert len(await uow.games.closed_in(tournament.id)) == 0
+        assert len(uow.games.closed_in(tournament.id)) == 0
     assert opened.number == 1
 
 
@@ -165,20 +169,20 @@ async def test_one_message_delivered_to_two_processes_is_handled_once(
 ) -> None:
     game = await open_game(two_processes[0])
 
-    def handler(store: Store) -> Callable[[asyncio.Barrier], Awaitable[str]]:
-        async def run(barrier: asyncio.Barrier) -> str:
+    def handler(store: Store) -> Callable[[threading.Barrier], str]:
+        def run(barrier: threading.Barrier) -> str:
             if db_backend == "sqlite":
-                await barrier.wait()
+                barrier.wait()
             try:
-                async with store.unit_of_work() as uow:
-                    if await uow.log.find("discord-1") is not None:
+                with store.transaction() as uow:
+                    if uow.log.find("discord-1") is not None:
                         return "already handled"
                     if db_backend == "postgresql":
-                        await barrier.wait()  # both found no entry
-                    await uow.log.append(
+                        barrier.wait()  # both found no entry
+                    uow.log.append(
                         "discord-1", channel="chan", actor="anna", text="weiter", now=NOW, game_id=game.id
                     )
-                    await uow.commit()
+                    uow.commit()
             except DuplicateMessage:
                 return "already handled"
             return "handled"
@@ -186,5 +190,5 @@ async def test_one_message_delivered_to_two_processes_is_handled_once(
         return run
 
     assert await race(handler(two_processes[0]), handler(two_processes[1])) == ["already handled", "handled"]
-    async with two_processes[0].unit_of_work() as uow:
-        assert len(await uow.log.of_game(game.id)) == 1
+    with two_processes[0].transaction() as uow:
+        assert len(uow.log.of_game(game.id)) == 1

@@ -8,55 +8,55 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from bot.store import BadDatabaseURL, StoreUnavailable, async_url, create_engine, mask_url
+from bot.store import BadDatabaseURL, StoreUnavailable, create_engine, mask_url, store_url
 from bot.store.db import SQLITE_BEGIN
 
 
 @pytest.mark.parametrize(
     ("given", "expected"),
     [
-        ("postgresql://u:p@db:5432/croupier", "postgresql+asyncpg://u:p@db:5432/croupier"),
-        ("postgres://u@db/croupier", "postgresql+asyncpg://u@db/croupier"),
-        ("postgresql+psycopg2://u@db/croupier", "postgresql+asyncpg://u@db/croupier"),
-        ("postgresql+asyncpg://u@db/croupier", "postgresql+asyncpg://u@db/croupier"),
-        ("sqlite:///data/croupier.sqlite3", "sqlite+aiosqlite:///data/croupier.sqlite3"),
-        ("sqlite:////abs/croupier.sqlite3", "sqlite+aiosqlite:////abs/croupier.sqlite3"),
-        ("sqlite+aiosqlite:///./data/x.sqlite3", "sqlite+aiosqlite:///./data/x.sqlite3"),
-        ("sqlite://", "sqlite+aiosqlite://"),
-        ("data/croupier.sqlite3", "sqlite+aiosqlite:///data/croupier.sqlite3"),
+        ("postgresql://u:p@db:5432/croupier", "postgresql+psycopg://u:p@db:5432/croupier"),
+        ("postgres://u@db/croupier", "postgresql+psycopg://u@db/croupier"),
+        ("postgresql+psycopg2://u@db/croupier", "postgresql+psycopg://u@db/croupier"),
+        ("postgresql+asyncpg://u@db/croupier", "postgresql+psycopg://u@db/croupier"),  # older settings
+        ("sqlite:///data/croupier.sqlite3", "sqlite+pysqlite:///data/croupier.sqlite3"),
+        ("sqlite:////abs/croupier.sqlite3", "sqlite+pysqlite:////abs/croupier.sqlite3"),
+        ("sqlite+aiosqlite:///./data/x.sqlite3", "sqlite+pysqlite:///./data/x.sqlite3"),  # older settings
+        ("sqlite://", "sqlite+pysqlite://"),
+        ("data/croupier.sqlite3", "sqlite+pysqlite:///data/croupier.sqlite3"),
     ],
 )
-def test_async_url_picks_the_async_driver(given: str, expected: str) -> None:
-    assert async_url(given).render_as_string(hide_password=False) == expected
+def test_store_url_picks_the_driver(given: str, expected: str) -> None:
+    assert store_url(given).render_as_string(hide_password=False) == expected
 
 
 @pytest.mark.parametrize("given", ["", "mysql://u@db/x", "oracle+cx://u@db/x"])
-def test_async_url_refuses_other_databases(given: str) -> None:
+def test_store_url_refuses_other_databases(given: str) -> None:
     with pytest.raises(BadDatabaseURL):
-        async_url(given)
+        store_url(given)
 
 
 def test_passwords_never_show() -> None:
     assert mask_url("postgresql://bot:s3cret@db/croupier") == "postgresql://bot:***@db/croupier"
     assert (
-        mask_url(async_url("postgresql://bot:s3cret@db/croupier"))
-        == "postgresql+asyncpg://bot:***@db/croupier"
+        mask_url(store_url("postgresql://bot:s3cret@db/croupier"))
+        == "postgresql+psycopg://bot:***@db/croupier"
     )
     with pytest.raises(BadDatabaseURL) as caught:
-        async_url("mysql://bot:s3cret@db/croupier")
+        store_url("mysql://bot:s3cret@db/croupier")
     assert "s3cret" not in str(caught.value)
 
 
-async def test_sqlite_connections_are_durable_wal_with_foreign_keys(tmp_path: Path) -> None:
+def test_sqlite_connections_are_durable_wal_with_foreign_keys(tmp_path: Path) -> None:
     engine = create_engine(f"sqlite:///{tmp_path / 'x.sqlite3'}")
     try:
-        async with engine.connect() as connection:
+        with engine.connect() as connection:
             pragmas = {
-                name: (await connection.execute(text(f"PRAGMA {name}"))).scalar_one()
+                name: connection.execute(text(f"PRAGMA {name}")).scalar_one()
                 for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
             }
     finally:
-        await engine.dispose()
+        engine.dispose()
     assert pragmas == {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1, "busy_timeout": 10_000}
 
 
@@ -75,32 +75,32 @@ def _can_take_write_lock(path: Path) -> bool:
 
 
 @pytest.mark.parametrize(("mode", "locked"), [("IMMEDIATE", True), ("DEFERRED", False)])
-async def test_a_sqlite_transaction_takes_the_write_lock_when_it_begins(
+def test_a_sqlite_transaction_takes_the_write_lock_when_it_begins(
     tmp_path: Path, mode: str, locked: bool
 ) -> None:
     """A command's reads and writes form one transaction; a read-only one does not block writers."""
     path = tmp_path / "x.sqlite3"
     engine = create_engine(f"sqlite:///{path}")
     try:
-        async with engine.connect() as connection:
-            await connection.execution_options(**{SQLITE_BEGIN: mode})
-            await connection.begin()
-            await connection.execute(text("SELECT 1"))
+        with engine.connect() as connection:
+            connection.execution_options(**{SQLITE_BEGIN: mode})
+            connection.begin()
+            connection.execute(text("SELECT 1"))
             assert _can_take_write_lock(path) is not locked
-            await connection.rollback()
+            connection.rollback()
             assert _can_take_write_lock(path)
     finally:
-        await engine.dispose()
+        engine.dispose()
 
 
-async def test_the_sqlite_folder_is_created_on_first_use(tmp_path: Path) -> None:
+def test_the_sqlite_folder_is_created_on_first_use(tmp_path: Path) -> None:
     path = tmp_path / "data" / "nested" / "croupier.sqlite3"
     engine = create_engine(f"sqlite:///{path}")
     try:
-        async with engine.connect() as connection:
-            await connection.execute(text("SELECT 1"))
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
     finally:
-        await engine.dispose()
+        engine.dispose()
     assert path.parent.is_dir()
     assert path.exists()
 

@@ -41,33 +41,33 @@ TABLES = {"tournaments", "games", "participants", "command_log", "channel_settin
 NOW = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
 
-async def table_names(url: str) -> set[str]:
+def table_names(url: str) -> set[str]:
     engine = create_engine(url)
     try:
-        async with engine.connect() as connection:
-            return set(await connection.run_sync(lambda sync: inspect(sync).get_table_names()))
+        with engine.connect() as connection:
+            return set(inspect(connection).get_table_names())
     finally:
-        await engine.dispose()
+        engine.dispose()
 
 
-async def execute(url: str, statement: str) -> None:
+def execute(url: str, statement: str) -> None:
     engine = create_engine(url)
     try:
-        async with engine.begin() as connection:
-            await connection.execute(text(statement))
+        with engine.begin() as connection:
+            connection.execute(text(statement))
     finally:
-        await engine.dispose()
+        engine.dispose()
 
 
 async def test_upgrade_to_head_and_downgrade_to_base(blank_db_url: str) -> None:
     """Also proves the sync API works from inside a running event loop."""
     upgrade(blank_db_url)
     assert current_revision(blank_db_url) == head_revision()
-    assert await table_names(blank_db_url) == TABLES | {"alembic_version"}
+    assert table_names(blank_db_url) == TABLES | {"alembic_version"}
 
     downgrade(blank_db_url, "base")
     assert current_revision(blank_db_url) is None
-    assert await table_names(blank_db_url) == {"alembic_version"}  # Alembic's bookkeeping, now empty
+    assert table_names(blank_db_url) == {"alembic_version"}  # Alembic's bookkeeping, now empty
 
     upgrade(blank_db_url)  # and back: the downgrade left nothing in the way
     assert current_revision(blank_db_url) == head_revision()
@@ -76,14 +76,12 @@ async def test_upgrade_to_head_and_downgrade_to_base(blank_db_url: str) -> None:
 async def test_schema_after_upgrade_matches_the_models(db_url: str) -> None:
     engine = create_engine(db_url)
     try:
-        async with engine.connect() as connection:
-            differences = await connection.run_sync(
-                lambda sync: compare_metadata(
-                    MigrationContext.configure(sync, opts={"compare_type": True}), Base.metadata
-                )
+        with engine.connect() as connection:
+            differences = compare_metadata(
+                MigrationContext.configure(connection, opts={"compare_type": True}), Base.metadata
             )
     finally:
-        await engine.dispose()
+        engine.dispose()
     assert differences == []
 
 
@@ -105,8 +103,8 @@ async def test_a_blank_database_on_open(blank_db_url: str, db_backend: str) -> N
 
 async def test_a_new_sqlite_file_and_its_folder_are_created_on_open(tmp_path: Path) -> None:
     path = tmp_path / "data" / "croupier.sqlite3"
-    async with await Store.open(f"sqlite+aiosqlite:///{path}") as store, store.unit_of_work() as uow:
-        assert await uow.tournaments.current("c") is None
+    async with await Store.open(f"sqlite:///{path}") as store:
+        assert await store.run(lambda uow: uow.tournaments.current("c"), read_only=True) is None
     assert path.is_file()
     assert current_revision(f"sqlite:///{path}") == head_revision()
 
@@ -129,17 +127,17 @@ async def test_a_database_downgraded_to_base_is_not_new_and_is_refused(blank_db_
 
 async def test_a_foreign_sqlite_file_is_refused(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'other.sqlite3'}"
-    await execute(url, "CREATE TABLE notes (body TEXT)")
+    execute(url, "CREATE TABLE notes (body TEXT)")
     with pytest.raises(SchemaNotCurrent) as caught:
         await Store.open(url)
     assert "notes" in str(caught.value)
     assert f"croupier migrate --db {url}" in str(caught.value)
-    assert await table_names(url) == {"notes"}
+    assert table_names(url) == {"notes"}
 
 
 async def test_a_database_from_a_newer_croupier_is_refused(blank_db_url: str) -> None:
     upgrade(blank_db_url)
-    await execute(blank_db_url, "UPDATE alembic_version SET version_num = 'ffffffff'")
+    execute(blank_db_url, "UPDATE alembic_version SET version_num = 'ffffffff'")
     with pytest.raises(SchemaNotCurrent) as caught:
         await Store.open(blank_db_url)
     assert "newer Croupier" in str(caught.value)
@@ -200,14 +198,12 @@ async def test_an_older_revision_is_refused_then_migrated_without_losing_data(
     upgrade(blank_db_url, real_head)
     store = await Store.open(blank_db_url, check=False)
     try:
-        async with store.unit_of_work() as uow:
-            tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
-            first = await uow.games.create(
-                tournament.id, "chan", "verflixte6", {}, b"s1", "c1", {}, None, NOW
-            )
-            await uow.games.save(first.id, 1, {}, 0, None, None, [_Seat("anna")], "closed", NOW)
-            await uow.games.create(tournament.id, "chan", "verflixte6", {}, b"s2", "c2", {}, None, NOW)
-            await uow.commit()
+        with store.transaction() as uow:
+            tournament = uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+            first = uow.games.create(tournament.id, "chan", "verflixte6", {}, b"s1", "c1", {}, None, NOW)
+            uow.games.save(first.id, 1, {}, 0, None, None, [_Seat("anna")], "closed", NOW)
+            uow.games.create(tournament.id, "chan", "verflixte6", {}, b"s2", "c2", {}, None, NOW)
+            uow.commit()
     finally:
         await store.close()
 
@@ -221,18 +217,18 @@ async def test_an_older_revision_is_refused_then_migrated_without_losing_data(
     upgrade(blank_db_url)  # what `croupier migrate` runs
     assert current_revision(blank_db_url) == next_revision
     async with await Store.open(blank_db_url) as store:
-        async with store.unit_of_work() as uow:
-            closed = await uow.games.closed_in(tournament.id)
+        with store.transaction() as uow:
+            closed = uow.games.closed_in(tournament.id)
             # The rebuilt games table did not cascade into participants (foreign keys off while migrating).
             assert [p.player for p in closed[0].participants] == ["anna"]
             # The partial index survived the rebuild: still one open game per channel, closed ones free.
             with pytest.raises(GameAlreadyOpen):
-                await uow.games.create(tournament.id, "chan", "killer", {}, b"s3", "c3", {}, None, NOW)
-        async with store.unit_of_work() as uow:
-            second = await uow.games.open_in("chan")
+                uow.games.create(tournament.id, "chan", "killer", {}, b"s3", "c3", {}, None, NOW)
+        with store.transaction() as uow:
+            second = uow.games.open_in("chan")
             assert second is not None
-            await uow.games.save(second.id, 1, {}, 0, None, None, [], "closed", NOW)
-            third = await uow.games.create(tournament.id, "chan", "killer", {}, b"s3", "c3", {}, None, NOW)
+            uow.games.save(second.id, 1, {}, 0, None, None, [], "closed", NOW)
+            third = uow.games.create(tournament.id, "chan", "killer", {}, b"s3", "c3", {}, None, NOW)
             assert third.number == 3
 
     downgrade(blank_db_url, real_head)
@@ -299,21 +295,22 @@ async def test_0002_lets_a_game_of_a_kind_no_migration_knows_be_stored(blank_db_
     upgrade(blank_db_url, "0001")
     store = await Store.open(blank_db_url, check=False)
     try:
-        async with store.unit_of_work() as uow:
-            tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+        with store.transaction() as uow:
+            tournament = uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
             with pytest.raises(IntegrityError):
-                await uow.games.create(tournament.id, "chan", "pig", {}, b"s", "c", {}, None, NOW)
-        async with store.unit_of_work() as uow:
-            tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
-            await uow.games.create(tournament.id, "chan", "killer", {}, b"s", "c", {}, None, NOW)
-            await uow.commit()
+                uow.games.create(tournament.id, "chan", "pig", {}, b"s", "c", {}, None, NOW)
+        with store.transaction() as uow:
+            tournament = uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+            uow.games.create(tournament.id, "chan", "killer", {}, b"s", "c", {}, None, NOW)
+            uow.commit()
     finally:
         await store.close()
     upgrade(blank_db_url)
-    async with await Store.open(blank_db_url) as store, store.unit_of_work() as uow:
-        kept = await uow.games.open_in("chan")
-        assert kept is not None
-        assert kept.kind == "killer"
-        other = await uow.tournaments.create("g", "other", "Cup", "sum", NOW)
-        pig = await uow.games.create(other.id, "other", "pig", {}, b"s", "c", {}, None, NOW)
-        assert pig.kind == "pig"
+    async with await Store.open(blank_db_url) as store:
+        with store.transaction() as uow:
+            kept = uow.games.open_in("chan")
+            assert kept is not None
+            assert kept.kind == "killer"
+            other = uow.tournaments.create("g", "other", "Cup", "sum", NOW)
+            pig = uow.games.create(other.id, "other", "pig", {}, b"s", "c", {}, None, NOW)
+            assert pig.kind == "pig"

@@ -33,11 +33,11 @@ COMMITMENT = "ab" * 32
 
 
 async def new_game(store: Store, channel: str = "chan-1", *, players: tuple[str, ...] = ()) -> GameRecord:
-    async with store.unit_of_work() as uow:
-        tournament = await uow.tournaments.current(channel)
+    with store.transaction() as uow:
+        tournament = uow.tournaments.current(channel)
         if tournament is None:
-            tournament = await uow.tournaments.create("guild-1", channel, "Spring cup", "sum", NOW)
-        game = await uow.games.create(
+            tournament = uow.tournaments.create("guild-1", channel, "Spring cup", "sum", NOW)
+        game = uow.games.create(
             tournament.id,
             channel,
             "verflixte6",
@@ -49,13 +49,13 @@ async def new_game(store: Store, channel: str = "chan-1", *, players: tuple[str,
             NOW,
             participants=[Seat(p, p.title(), "jungfrau", 0) for p in players],
         )
-        await uow.commit()
+        uow.commit()
     return game
 
 
 async def close(store: Store, game: GameRecord, points: dict[str, int]) -> GameRecord:
-    async with store.unit_of_work() as uow:
-        closed = await uow.games.save(
+    with store.transaction() as uow:
+        closed = uow.games.save(
             game.id,
             game.version,
             {"phase": "over"},
@@ -66,7 +66,7 @@ async def close(store: Store, game: GameRecord, points: dict[str, int]) -> GameR
             "closed",
             NOW + timedelta(hours=1),
         )
-        await uow.commit()
+        uow.commit()
     return closed
 
 
@@ -74,65 +74,63 @@ async def close(store: Store, game: GameRecord, points: dict[str, int]) -> GameR
 
 
 async def test_nothing_is_kept_without_commit(store: Store) -> None:
-    async with store.unit_of_work() as uow:
-        await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
-        assert await uow.tournaments.current("chan") is not None  # visible inside its own transaction
-    async with store.unit_of_work() as uow:
-        assert await uow.tournaments.current("chan") is None
+    with store.transaction() as uow:
+        uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+        assert uow.tournaments.current("chan") is not None  # visible inside its own transaction
+    with store.transaction() as uow:
+        assert uow.tournaments.current("chan") is None
 
 
 async def test_an_error_inside_the_block_rolls_everything_back(store: Store) -> None:
     async def failing_command() -> None:
-        async with store.unit_of_work() as uow:
-            await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+        with store.transaction() as uow:
+            uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
             raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError, match="boom"):
         await failing_command()
-    async with store.unit_of_work() as uow:
-        assert await uow.tournaments.list("chan") == ()
+    with store.transaction() as uow:
+        assert uow.tournaments.list("chan") == ()
 
 
 async def test_a_unit_of_work_can_go_on_after_a_commit(store: Store) -> None:
-    async with store.unit_of_work() as uow:
-        await uow.tournaments.create("g", "chan", "Kept", "sum", NOW)
-        await uow.commit()
-        await uow.tournaments.create("g", "chan", "Dropped", "sum", NOW)
-    async with store.unit_of_work(read_only=True) as uow:
-        assert [t.name for t in await uow.tournaments.list("chan")] == ["Kept"]
+    with store.transaction() as uow:
+        uow.tournaments.create("g", "chan", "Kept", "sum", NOW)
+        uow.commit()
+        uow.tournaments.create("g", "chan", "Dropped", "sum", NOW)
+    with store.transaction(read_only=True) as uow:
+        assert [t.name for t in uow.tournaments.list("chan")] == ["Kept"]
 
 
 async def test_a_closed_unit_of_work_refuses_to_commit(store: Store) -> None:
-    uow = store.unit_of_work()
-    async with uow:
+    with store.transaction() as uow:
         pass
     with pytest.raises(RuntimeError, match="not open"):
-        await uow.commit()
+        uow.commit()
 
 
 # --- tournaments --------------------------------------------------------------------------------
 
 
 async def test_tournaments_current_is_the_newest_in_the_channel(store: Store) -> None:
-    async with store.unit_of_work() as uow:
-        assert await uow.tournaments.current("chan") is None
-        first = await uow.tournaments.create("g", "chan", "Spring", "sum", NOW)
-        second = await uow.tournaments.create("g", "chan", "Summer", "placement", NOW + timedelta(days=90))
-        other = await uow.tournaments.create("g", "elsewhere", "Other", "sum", NOW)
-        await uow.commit()
-    async with store.unit_of_work() as uow:
-        assert await uow.tournaments.current("chan") == second
-        assert await uow.tournaments.list("chan") == (first, second)
-        assert await uow.tournaments.get(other.id) == other
-        assert await uow.tournaments.get(9999) is None
+    with store.transaction() as uow:
+        assert uow.tournaments.current("chan") is None
+        first = uow.tournaments.create("g", "chan", "Spring", "sum", NOW)
+        second = uow.tournaments.create("g", "chan", "Summer", "placement", NOW + timedelta(days=90))
+        other = uow.tournaments.create("g", "elsewhere", "Other", "sum", NOW)
+        uow.commit()
+    with store.transaction() as uow:
+        assert uow.tournaments.current("chan") == second
+        assert uow.tournaments.list("chan") == (first, second)
+        assert uow.tournaments.get(other.id) == other
+        assert uow.tournaments.get(9999) is None
     assert second.scoring == "placement"
     assert second.guild == "g"
 
 
 async def test_a_tournament_scoring_must_be_known(store: Store) -> None:
-    async with store.unit_of_work() as uow:
-        with pytest.raises(ValueError, match="scoring"):
-            await uow.tournaments.create("g", "chan", "Cup", "most-sixes", NOW)
+    with store.transaction() as uow, pytest.raises(ValueError, match="scoring"):
+        uow.tournaments.create("g", "chan", "Cup", "most-sixes", NOW)
 
 
 # --- games --------------------------------------------------------------------------------------
@@ -151,10 +149,10 @@ async def test_a_new_game_is_open_at_version_1_with_its_seat_order(store: Store)
         ("anna", "Anna", 1),
         ("bert", "Bert", 2),
     ]
-    async with store.unit_of_work() as uow:
-        loaded = await uow.games.open_in("chan-1")
+    with store.transaction() as uow:
+        loaded = uow.games.open_in("chan-1")
         assert loaded == game
-        assert await uow.games.get(game.id) == game
+        assert uow.games.get(game.id) == game
     assert loaded.seed == SEED
     assert loaded.commitment == COMMITMENT
     assert loaded.options == {"target": 100}
@@ -178,16 +176,14 @@ async def test_games_are_numbered_within_their_tournament(store: Store) -> None:
 
 async def test_a_game_needs_an_existing_tournament_and_a_named_kind(store: Store) -> None:
     """Any kind a game registers may be stored (the service checks it against the registry)."""
-    async with store.unit_of_work() as uow:
+    with store.transaction() as uow:
         with pytest.raises(UnknownTournament):
-            await uow.games.create(404, "chan", "killer", {}, SEED, COMMITMENT, {}, None, NOW)
-        tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+            uow.games.create(404, "chan", "killer", {}, SEED, COMMITMENT, {}, None, NOW)
+        tournament = uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
         for nameless in ("", "x" * 33):
             with pytest.raises(ValueError, match="kind"):
-                await uow.games.create(tournament.id, "chan", nameless, {}, SEED, COMMITMENT, {}, None, NOW)
-        yahtzee = await uow.games.create(
-            tournament.id, "chan", "yahtzee", {}, SEED, COMMITMENT, {}, None, NOW
-        )
+                uow.games.create(tournament.id, "chan", nameless, {}, SEED, COMMITMENT, {}, None, NOW)
+        yahtzee = uow.games.create(tournament.id, "chan", "yahtzee", {}, SEED, COMMITMENT, {}, None, NOW)
         assert yahtzee.kind == "yahtzee"
 
 
@@ -196,8 +192,8 @@ async def test_at_most_one_open_game_per_channel(store: Store) -> None:
     with pytest.raises(GameAlreadyOpen) as caught:
         await new_game(store, "chan-1")
     assert caught.value.channel == "chan-1"
-    async with store.unit_of_work() as uow:
-        assert await uow.games.open_in("chan-1") == game  # the refused game left no trace
+    with store.transaction() as uow:
+        assert uow.games.open_in("chan-1") == game  # the refused game left no trace
     await new_game(store, "chan-2")  # another channel is free
     await close(store, game, {})
     again = await new_game(store, "chan-1")  # and closing frees the channel
@@ -207,8 +203,8 @@ async def test_at_most_one_open_game_per_channel(store: Store) -> None:
 async def test_save_bumps_the_version_and_replaces_the_participants(store: Store) -> None:
     game = await new_game(store, players=("anna", "bert", "carla"))
     deadline = NOW + timedelta(days=1)
-    async with store.unit_of_work() as uow:
-        saved = await uow.games.save(
+    with store.transaction() as uow:
+        saved = uow.games.save(
             game.id,
             1,
             {"phase": "playing", "turn": 2},
@@ -217,12 +213,12 @@ async def test_save_bumps_the_version_and_replaces_the_participants(store: Store
             deadline,
             [Seat("bert", "Bert", "playing", 12), Seat("anna", "Anna B.", "stopped", 30)],
         )
-        await uow.commit()
+        uow.commit()
     assert saved.version == 2
     assert saved.to_act == "bert"
     assert saved.turn_deadline == deadline
-    async with store.unit_of_work() as uow:
-        loaded = await uow.games.get(game.id)
+    with store.transaction() as uow:
+        loaded = uow.games.get(game.id)
     assert loaded == saved
     assert loaded is not None
     assert loaded.snapshot == {"phase": "playing", "turn": 2}
@@ -255,19 +251,19 @@ async def test_saves_after_a_load_store_exactly_the_new_table(store: Store) -> N
         # nothing changes
         [Seat("carla", "Carla", "playing", 4), Seat("dora", "Dora", "jungfrau", 0)],
     ]
-    async with store.unit_of_work() as uow:
-        current = await uow.games.open_in("chan-1")
+    with store.transaction() as uow:
+        current = uow.games.open_in("chan-1")
         assert current is not None
         answers = []
         for number, seats in enumerate(steps, start=1):
             deadline = datetime(2026, 3, 2, 20, number, tzinfo=evening)
-            current = await uow.games.save(
+            current = uow.games.save(
                 current.id, current.version, {"step": number}, number, seats[0].player, deadline, seats
             )
             answers.append(current)
-        await uow.commit()
-    async with store.unit_of_work() as uow:
-        stored = await uow.games.get(game.id)
+        uow.commit()
+    with store.transaction() as uow:
+        stored = uow.games.get(game.id)
     assert stored == answers[-1]
     assert stored is not None
     assert stored.version == 1 + len(steps)
@@ -281,71 +277,66 @@ async def test_saves_after_a_load_store_exactly_the_new_table(store: Store) -> N
 async def test_each_answer_of_save_matches_the_stored_game(store: Store) -> None:
     game = await new_game(store, players=("anna", "bert"))
     for points in (3, 8):
-        async with store.unit_of_work() as uow:
-            loaded = await uow.games.get(game.id)
+        with store.transaction() as uow:
+            loaded = uow.games.get(game.id)
             assert loaded is not None
             seats = [Seat("anna", "Anna", "playing", points), Seat("bert", "Bert", "jungfrau", 0)]
-            saved = await uow.games.save(
-                loaded.id, loaded.version, {"points": points}, points, "anna", None, seats
-            )
-            await uow.commit()
-        async with store.unit_of_work() as uow:
-            assert await uow.games.get(game.id) == saved
+            saved = uow.games.save(loaded.id, loaded.version, {"points": points}, points, "anna", None, seats)
+            uow.commit()
+        with store.transaction() as uow:
+            assert uow.games.get(game.id) == saved
 
 
 async def test_a_stale_save_raises_and_writes_nothing(store: Store) -> None:
     game = await new_game(store, players=("anna",))
-    async with store.unit_of_work() as uow:
-        await uow.games.save(game.id, 1, {"turn": 2}, 2, "anna", None, [Seat("anna", "Anna", "playing", 4)])
-        await uow.commit()
+    with store.transaction() as uow:
+        uow.games.save(game.id, 1, {"turn": 2}, 2, "anna", None, [Seat("anna", "Anna", "playing", 4)])
+        uow.commit()
 
     async def command_from_a_stale_load() -> None:
-        async with store.unit_of_work() as uow:
-            await uow.log.append(
-                "m-1", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id
-            )
-            await uow.games.save(game.id, 1, {"turn": 99}, 9, None, None, [])
-            await uow.commit()
+        with store.transaction() as uow:
+            uow.log.append("m-1", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id)
+            uow.games.save(game.id, 1, {"turn": 99}, 9, None, None, [])
+            uow.commit()
 
     with pytest.raises(StaleVersion) as caught:
         await command_from_a_stale_load()
     assert (caught.value.expected, caught.value.actual) == (1, 2)
-    async with store.unit_of_work() as uow:
-        loaded = await uow.games.get(game.id)
-        assert await uow.log.find("m-1") is None  # the whole command was undone
+    with store.transaction() as uow:
+        loaded = uow.games.get(game.id)
+        assert uow.log.find("m-1") is None  # the whole command was undone
     assert loaded is not None
     assert (loaded.version, loaded.snapshot, loaded.dice_used) == (2, {"turn": 2}, 2)
     assert [(p.player, p.points) for p in loaded.participants] == [("anna", 4)]
 
 
 async def test_saving_a_missing_game_says_so(store: Store) -> None:
-    async with store.unit_of_work() as uow:
-        with pytest.raises(UnknownGame):
-            await uow.games.save(404, 1, {}, 0, None, None, [])
+    with store.transaction() as uow, pytest.raises(UnknownGame):
+        uow.games.save(404, 1, {}, 0, None, None, [])
 
 
 async def test_save_checks_its_arguments_before_writing(store: Store) -> None:
     game = await new_game(store)
-    async with store.unit_of_work() as uow:
+    with store.transaction() as uow:
         with pytest.raises(ValueError, match="closed_at"):
-            await uow.games.save(game.id, 1, {}, 0, None, None, [], "closed")
+            uow.games.save(game.id, 1, {}, 0, None, None, [], "closed")
         with pytest.raises(ValueError, match="closed_at"):
-            await uow.games.save(game.id, 1, {}, 0, None, None, [], "open", NOW)
+            uow.games.save(game.id, 1, {}, 0, None, None, [], "open", NOW)
         with pytest.raises(ValueError, match="status"):
-            await uow.games.save(game.id, 1, {}, 0, None, None, [], "paused")
+            uow.games.save(game.id, 1, {}, 0, None, None, [], "paused")
         with pytest.raises(ValueError, match="twice"):
-            await uow.games.save(game.id, 1, {}, 0, None, None, [Seat("a", "A", "x", 0)] * 2)
+            uow.games.save(game.id, 1, {}, 0, None, None, [Seat("a", "A", "x", 0)] * 2)
         with pytest.raises(ValueError, match="timezone"):
-            await uow.games.save(game.id, 1, {}, 0, None, datetime(2026, 1, 1), [])
-        assert (await uow.games.get(game.id)) == game
+            uow.games.save(game.id, 1, {}, 0, None, datetime(2026, 1, 1), [])
+        assert (uow.games.get(game.id)) == game
 
 
 async def test_closed_games_of_a_tournament_in_order_with_participants(store: Store) -> None:
     first = await close(store, await new_game(store, players=("anna", "bert")), {"anna": 30, "bert": 12})
     second = await close(store, await new_game(store, players=("bert",)), {"bert": 50})
     await new_game(store, players=("anna",))  # still open: not part of the standings
-    async with store.unit_of_work() as uow:
-        closed = await uow.games.closed_in(first.tournament_id)
+    with store.transaction() as uow:
+        closed = uow.games.closed_in(first.tournament_id)
     assert [g.number for g in closed] == [1, 2]
     assert closed == (first, second)
     assert [(p.player, p.points) for p in closed[0].participants] == [("anna", 30), ("bert", 12)]
@@ -358,35 +349,35 @@ async def test_due_lists_open_games_whose_deadline_passed(store: Store) -> None:
     await new_game(store, "chan-3", players=("carla",))  # no deadline at all
     most_overdue = await new_game(store, "chan-4", players=("dora",))
     saved: dict[int, GameRecord] = {}
-    async with store.unit_of_work() as uow:
+    with store.transaction() as uow:
         for game, deadline in (
             (overdue, NOW - timedelta(minutes=1)),
             (later, NOW + timedelta(minutes=1)),
             (most_overdue, NOW - timedelta(days=2)),
         ):
-            saved[game.id] = await uow.games.save(game.id, 1, {}, 0, game.to_act, deadline, game.participants)
-        await uow.commit()
-    async with store.unit_of_work() as uow:
-        assert [g.id for g in await uow.games.due(NOW)] == [most_overdue.id, overdue.id]
+            saved[game.id] = uow.games.save(game.id, 1, {}, 0, game.to_act, deadline, game.participants)
+        uow.commit()
+    with store.transaction() as uow:
+        assert [g.id for g in uow.games.due(NOW)] == [most_overdue.id, overdue.id]
         # an instant in another zone is the same instant
-        assert [g.id for g in await uow.games.due(NOW.astimezone(timezone(timedelta(hours=-5))))] == [
+        assert [g.id for g in uow.games.due(NOW.astimezone(timezone(timedelta(hours=-5))))] == [
             most_overdue.id,
             overdue.id,
         ]
-        assert len(await uow.games.due(NOW + timedelta(minutes=2))) == 3
+        assert len(uow.games.due(NOW + timedelta(minutes=2))) == 3
     await close(store, saved[overdue.id], {})
-    async with store.unit_of_work() as uow:
-        assert [g.id for g in await uow.games.due(NOW)] == [most_overdue.id]
+    with store.transaction() as uow:
+        assert [g.id for g in uow.games.due(NOW)] == [most_overdue.id]
 
 
 async def test_list_closed_gives_the_games_whose_seed_may_be_revealed(store: Store) -> None:
     one = await close(store, await new_game(store, "chan-1"), {})
     two = await close(store, await new_game(store, "chan-2"), {})
     still_open = await new_game(store, "chan-3")
-    async with store.unit_of_work() as uow:
-        assert await uow.games.list_closed() == (one, two)
-        assert await uow.games.list_closed(two.id) == (two,)
-        assert await uow.games.list_closed(still_open.id) == ()
+    with store.transaction() as uow:
+        assert uow.games.list_closed() == (one, two)
+        assert uow.games.list_closed(two.id) == (two,)
+        assert uow.games.list_closed(still_open.id) == ()
     assert one.seed == SEED
 
 
@@ -397,9 +388,9 @@ async def test_log_append_then_find(store: Store) -> None:
     game = await new_game(store, players=("anna",))
     events = [{"kind": "v6.thrown", "player": "anna", "face": 4}, {"kind": "v6.total", "total": 4}]
     reply = {"content": "Anna würfelt eine 4 — Zwischenstand 4", "embeds": []}
-    async with store.unit_of_work() as uow:
-        assert await uow.log.find("1234567890") is None
-        entry = await uow.log.append(
+    with store.transaction() as uow:
+        assert uow.log.find("1234567890") is None
+        entry = uow.log.append(
             "1234567890",
             channel="chan-1",
             actor="anna",
@@ -412,9 +403,9 @@ async def test_log_append_then_find(store: Store) -> None:
             dice_from=0,
             reply=reply,
         )
-        await uow.commit()
-    async with store.unit_of_work() as uow:
-        found = await uow.log.find("1234567890")
+        uow.commit()
+    with store.transaction() as uow:
+        found = uow.log.find("1234567890")
     assert found == entry
     assert found is not None
     assert found.events == events
@@ -426,9 +417,9 @@ async def test_log_append_then_find(store: Store) -> None:
 
 async def test_log_entries_of_a_game_in_order(store: Store) -> None:
     game = await new_game(store, players=("anna",))
-    async with store.unit_of_work() as uow:
+    with store.transaction() as uow:
         for n in range(3):
-            await uow.log.append(
+            uow.log.append(
                 f"m-{n}",
                 channel="chan-1",
                 actor="anna",
@@ -438,10 +429,10 @@ async def test_log_entries_of_a_game_in_order(store: Store) -> None:
                 dice=[n + 1],
                 dice_from=n,
             )
-        await uow.log.append("chat", channel="chan-1", actor="bert", text="hallo", now=NOW)
-        await uow.commit()
-    async with store.unit_of_work() as uow:
-        entries = await uow.log.of_game(game.id)
+        uow.log.append("chat", channel="chan-1", actor="bert", text="hallo", now=NOW)
+        uow.commit()
+    with store.transaction() as uow:
+        entries = uow.log.of_game(game.id)
     assert [(e.message_id, e.dice, e.dice_from) for e in entries] == [
         ("m-0", [1], 0),
         ("m-1", [2], 1),
@@ -451,30 +442,26 @@ async def test_log_entries_of_a_game_in_order(store: Store) -> None:
 
 async def test_a_redelivered_message_is_refused_and_its_whole_unit_of_work_undone(store: Store) -> None:
     game = await new_game(store, players=("anna",))
-    async with store.unit_of_work() as uow:
-        await uow.log.append(
-            "msg-42", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id
-        )
-        await uow.games.save(game.id, 1, {"turn": 2}, 1, "anna", None, game.participants)
-        await uow.commit()
+    with store.transaction() as uow:
+        uow.log.append("msg-42", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id)
+        uow.games.save(game.id, 1, {"turn": 2}, 1, "anna", None, game.participants)
+        uow.commit()
 
     async def redelivered_command() -> None:
-        async with store.unit_of_work() as uow:
-            await uow.games.save(game.id, 2, {"turn": 3}, 2, "anna", None, [])
-            await uow.tournaments.create("g", "chan-9", "Should vanish", "sum", NOW)
-            await uow.log.append(
-                "msg-42", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id
-            )
-            await uow.commit()
+        with store.transaction() as uow:
+            uow.games.save(game.id, 2, {"turn": 3}, 2, "anna", None, [])
+            uow.tournaments.create("g", "chan-9", "Should vanish", "sum", NOW)
+            uow.log.append("msg-42", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id)
+            uow.commit()
 
     with pytest.raises(DuplicateMessage) as caught:
         await redelivered_command()
     assert caught.value.message_id == "msg-42"
 
-    async with store.unit_of_work() as uow:
-        loaded = await uow.games.get(game.id)
-        assert await uow.tournaments.current("chan-9") is None
-        assert len(await uow.log.of_game(game.id)) == 1
+    with store.transaction() as uow:
+        loaded = uow.games.get(game.id)
+        assert uow.tournaments.current("chan-9") is None
+        assert len(uow.log.of_game(game.id)) == 1
     assert loaded is not None
     assert (loaded.version, loaded.snapshot) == (2, {"turn": 2})
     assert [p.player for p in loaded.participants] == ["anna"]
@@ -537,14 +524,14 @@ async def test_save_and_log_writes_game_seats_and_entry_as_a_fresh_load_reads_th
         [Seat("emil", "Emil", "jungfrau", 0)],
     ]
     for number, seats in enumerate(steps, start=1):
-        async with store.unit_of_work() as uow:
-            game = (await uow.channels.state("guild-1", "chan-1")).game
+        with store.transaction() as uow:
+            game = (uow.channels.state("guild-1", "chan-1")).game
             assert game is not None
-            saved, logged = await uow.games.save_and_log(*move(game, seats, f"m-{number}"))
-            await uow.commit()
-        async with store.unit_of_work() as uow:
-            assert await uow.games.get(game.id) == saved
-            assert await uow.log.find(f"m-{number}") == logged
+            saved, logged = uow.games.save_and_log(*move(game, seats, f"m-{number}"))
+            uow.commit()
+        with store.transaction() as uow:
+            assert uow.games.get(game.id) == saved
+            assert uow.log.find(f"m-{number}") == logged
         assert saved.version == game.version + 1
         assert [(p.player, p.position, p.role, p.points) for p in saved.participants] == [
             (seat.player, position, seat.role, seat.points) for position, seat in enumerate(seats)
@@ -558,15 +545,15 @@ async def test_save_and_log_writes_game_seats_and_entry_as_a_fresh_load_reads_th
 
 async def test_save_and_log_can_close_the_game(store: Store) -> None:
     await new_game(store, players=("anna",))
-    async with store.unit_of_work() as uow:
-        game = await uow.games.open_in("chan-1")
+    with store.transaction() as uow:
+        game = uow.games.open_in("chan-1")
         assert game is not None
         seats = [Seat("anna", "Anna", "stopped", 21)]
-        saved, _ = await uow.games.save_and_log(*move(game, seats, "last", status="closed", closed_at=NOW))
-        await uow.commit()
-    async with store.unit_of_work() as uow:
-        assert await uow.games.open_in("chan-1") is None
-        assert await uow.games.get(game.id) == saved
+        saved, _ = uow.games.save_and_log(*move(game, seats, "last", status="closed", closed_at=NOW))
+        uow.commit()
+    with store.transaction() as uow:
+        assert uow.games.open_in("chan-1") is None
+        assert uow.games.get(game.id) == saved
     assert (saved.status, saved.closed_at) == ("closed", NOW)
 
 
@@ -578,56 +565,53 @@ async def test_save_and_log_from_a_stale_load_writes_nothing(db_url: str) -> Non
         game = await new_game(store, players=("anna",))
 
         async def other_saves_version_2() -> None:
-            async with other_process.unit_of_work() as other:
-                await other.games.save(
-                    game.id, 1, {"turn": 2}, 2, "anna", None, [Seat("anna", "Anna", "p", 4)]
-                )
-                await other.commit()
+            with other_process.transaction() as other:
+                other.games.save(game.id, 1, {"turn": 2}, 2, "anna", None, [Seat("anna", "Anna", "p", 4)])
+                other.commit()
 
         late = [Seat("anna", "Anna", "p", 99)]
         if store.dialect == "postgresql":
-            async with store.unit_of_work() as uow:
-                stale = await uow.games.get(game.id)
+            with store.transaction() as uow:
+                stale = uow.games.get(game.id)
                 assert stale is not None
                 await other_saves_version_2()
                 with pytest.raises(StaleVersion) as caught:
-                    await uow.games.save_and_log(*move(stale, late, "late"))
+                    uow.games.save_and_log(*move(stale, late, "late"))
         else:
             await other_saves_version_2()
-            async with store.unit_of_work() as uow:
-                with pytest.raises(StaleVersion) as caught:
-                    await uow.games.save_and_log(*move(game, late, "late"))
+            with store.transaction() as uow, pytest.raises(StaleVersion) as caught:
+                uow.games.save_and_log(*move(game, late, "late"))
         assert (caught.value.expected, caught.value.actual) == (1, 2)
-        async with store.unit_of_work() as uow:
-            loaded = await uow.games.get(game.id)
-            assert await uow.log.find("late") is None
+        with store.transaction() as uow:
+            loaded = uow.games.get(game.id)
+            assert uow.log.find("late") is None
         assert loaded is not None
         assert (loaded.version, [(p.player, p.points) for p in loaded.participants]) == (2, [("anna", 4)])
 
 
 async def test_save_and_log_of_a_redelivered_message_writes_nothing(store: Store) -> None:
     game = await new_game(store, players=("anna",))
-    async with store.unit_of_work() as uow:
-        await uow.log.append("seen", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id)
-        await uow.commit()
-    async with store.unit_of_work() as uow:
-        loaded = await uow.games.get(game.id)
+    with store.transaction() as uow:
+        uow.log.append("seen", channel="chan-1", actor="anna", text="weiter", now=NOW, game_id=game.id)
+        uow.commit()
+    with store.transaction() as uow:
+        loaded = uow.games.get(game.id)
         assert loaded is not None
         with pytest.raises(DuplicateMessage):
-            await uow.games.save_and_log(*move(loaded, [Seat("anna", "Anna", "p", 50)], "seen"))
-    async with store.unit_of_work() as uow:
-        assert await uow.games.get(game.id) == game
-        assert len(await uow.log.of_game(game.id)) == 1
+            uow.games.save_and_log(*move(loaded, [Seat("anna", "Anna", "p", 50)], "seen"))
+    with store.transaction() as uow:
+        assert uow.games.get(game.id) == game
+        assert len(uow.log.of_game(game.id)) == 1
 
 
 async def test_save_and_log_of_a_game_not_loaded_first_still_writes_both(store: Store) -> None:
     game = await new_game(store, players=("anna",))
-    async with store.unit_of_work() as uow:
-        saved, logged = await uow.games.save_and_log(*move(game, [Seat("anna", "Anna", "p", 1)], "cold"))
-        await uow.commit()
-    async with store.unit_of_work() as uow:
-        assert await uow.games.get(game.id) == saved
-        assert await uow.log.find("cold") == logged
+    with store.transaction() as uow:
+        saved, logged = uow.games.save_and_log(*move(game, [Seat("anna", "Anna", "p", 1)], "cold"))
+        uow.commit()
+    with store.transaction() as uow:
+        assert uow.games.get(game.id) == saved
+        assert uow.log.find("cold") == logged
 
 
 # --- channel settings ---------------------------------------------------------------------------
@@ -636,23 +620,23 @@ async def test_save_and_log_of_a_game_not_loaded_first_still_writes_both(store: 
 async def test_channel_settings_resolve_channel_then_guild_then_defaults(db_url: str) -> None:
     defaults = ChannelDefaults(language=None, moderator_role="Croupier", turn_timeout_seconds=86_400)
     async with await Store.open(db_url, defaults=defaults) as store:
-        async with store.unit_of_work() as uow:
-            plain = await uow.settings.get("guild", "chan")
+        with store.transaction() as uow:
+            plain = uow.settings.get("guild", "chan")
             assert (plain.language, plain.moderator_role, plain.turn_timeout_seconds) == (
                 None,
                 "Croupier",
                 86_400,
             )
 
-            await uow.settings.set("guild", "", language="de", turn_timeout_seconds=3600)
-            await uow.settings.set("guild", "chan", language="fr")
-            await uow.commit()
+            uow.settings.set("guild", "", language="de", turn_timeout_seconds=3600)
+            uow.settings.set("guild", "chan", language="fr")
+            uow.commit()
 
-        async with store.unit_of_work() as uow:
-            chan = await uow.settings.get("guild", "chan")
-            sibling = await uow.settings.get("guild", "other-chan")
-            guild_wide = await uow.settings.get("guild", "")
-            stranger = await uow.settings.get("other-guild", "chan")
+        with store.transaction() as uow:
+            chan = uow.settings.get("guild", "chan")
+            sibling = uow.settings.get("guild", "other-chan")
+            guild_wide = uow.settings.get("guild", "")
+            stranger = uow.settings.get("other-guild", "chan")
         assert (chan.language, chan.moderator_role, chan.turn_timeout_seconds) == ("fr", "Croupier", 3600)
         assert (sibling.language, sibling.turn_timeout_seconds) == ("de", 3600)
         assert (guild_wide.language, guild_wide.turn_timeout_seconds) == ("de", 3600)
@@ -661,16 +645,16 @@ async def test_channel_settings_resolve_channel_then_guild_then_defaults(db_url:
 
 
 async def test_setting_a_field_again_updates_it_and_none_inherits(store: Store) -> None:
-    async with store.unit_of_work() as uow:
-        await uow.settings.set("guild", "", moderator_role="Mods")
-        await uow.settings.set("guild", "chan", moderator_role="Table", turn_timeout_seconds=60)
-        updated = await uow.settings.set("guild", "chan", turn_timeout_seconds=120)
+    with store.transaction() as uow:
+        uow.settings.set("guild", "", moderator_role="Mods")
+        uow.settings.set("guild", "chan", moderator_role="Table", turn_timeout_seconds=60)
+        updated = uow.settings.set("guild", "chan", turn_timeout_seconds=120)
         assert (updated.moderator_role, updated.turn_timeout_seconds) == ("Table", 120)  # other fields kept
-        cleared = await uow.settings.set("guild", "chan", moderator_role=None)
+        cleared = uow.settings.set("guild", "chan", moderator_role=None)
         assert cleared.moderator_role == "Mods"  # back to the guild's
-        await uow.commit()
-    async with store.unit_of_work() as uow:
-        assert (await uow.settings.get("guild", "chan")).turn_timeout_seconds == 120
+        uow.commit()
+    with store.transaction() as uow:
+        assert (uow.settings.get("guild", "chan")).turn_timeout_seconds == 120
 
 
 async def test_channel_state_reads_settings_and_open_game_together(db_url: str) -> None:
@@ -678,22 +662,22 @@ async def test_channel_state_reads_settings_and_open_game_together(db_url: str) 
     ``games.open_in``, with or without an open game, and without other channels' games."""
     defaults = ChannelDefaults(language=None, moderator_role="Croupier", turn_timeout_seconds=600)
     async with await Store.open(db_url, defaults=defaults) as store:
-        async with store.unit_of_work() as uow:
-            empty = await uow.channels.state("guild-1", "chan-1")
+        with store.transaction() as uow:
+            empty = uow.channels.state("guild-1", "chan-1")
         assert empty.game is None
         assert empty.settings == await _settings(store, "guild-1", "chan-1")
         assert (empty.settings.moderator_role, empty.settings.turn_timeout_seconds) == ("Croupier", 600)
 
         game = await new_game(store, "chan-1", players=("anna", "bert"))
         await new_game(store, "chan-2", players=("carl",))
-        async with store.unit_of_work() as uow:
-            await uow.settings.set("guild-1", "", language="fr", turn_timeout_seconds=90)
-            await uow.settings.set("guild-1", "chan-1", moderator_role="Table")
-            await uow.commit()
-        async with store.unit_of_work() as uow:
-            state = await uow.channels.state("guild-1", "chan-1")
-            other_guild = await uow.channels.state("guild-2", "chan-1")
-            open_in = await uow.games.open_in("chan-1")
+        with store.transaction() as uow:
+            uow.settings.set("guild-1", "", language="fr", turn_timeout_seconds=90)
+            uow.settings.set("guild-1", "chan-1", moderator_role="Table")
+            uow.commit()
+        with store.transaction() as uow:
+            state = uow.channels.state("guild-1", "chan-1")
+            other_guild = uow.channels.state("guild-2", "chan-1")
+            open_in = uow.games.open_in("chan-1")
         assert state.game == open_in
         assert state.game is not None
         assert (state.game.id, [p.player for p in state.game.participants]) == (game.id, ["anna", "bert"])
@@ -708,21 +692,21 @@ async def test_channel_state_reads_settings_and_open_game_together(db_url: str) 
         assert (other_guild.settings.language, other_guild.settings.turn_timeout_seconds) == (None, 600)
 
         await close(store, game, {"anna": 10, "bert": 0})
-        async with store.unit_of_work() as uow:
-            assert (await uow.channels.state("guild-1", "chan-1")).game is None
+        with store.transaction() as uow:
+            assert (uow.channels.state("guild-1", "chan-1")).game is None
 
 
 async def _settings(store: Store, guild: str, channel: str) -> ChannelSettings:
-    async with store.unit_of_work(read_only=True) as uow:
-        return await uow.settings.get(guild, channel)
+    with store.transaction(read_only=True) as uow:
+        return uow.settings.get(guild, channel)
 
 
 async def test_unknown_or_bad_settings_are_refused(store: Store) -> None:
-    async with store.unit_of_work() as uow:
+    with store.transaction() as uow:
         with pytest.raises(TypeError, match="colour"):
-            await uow.settings.set("guild", "chan", colour="red")
+            uow.settings.set("guild", "chan", colour="red")
         with pytest.raises(ValueError, match="turn_timeout_seconds"):
-            await uow.settings.set("guild", "chan", turn_timeout_seconds=0)
+            uow.settings.set("guild", "chan", turn_timeout_seconds=0)
 
 
 # --- instants ------------------------------------------------------------------------------------
@@ -730,9 +714,9 @@ async def test_unknown_or_bad_settings_are_refused(store: Store) -> None:
 
 async def test_instants_come_back_timezone_aware_in_utc(store: Store) -> None:
     berlin_evening = datetime(2026, 7, 1, 21, 30, 15, 250000, tzinfo=timezone(timedelta(hours=2)))
-    async with store.unit_of_work() as uow:
-        tournament = await uow.tournaments.create("g", "chan", "Cup", "sum", berlin_evening)
-        game = await uow.games.create(
+    with store.transaction() as uow:
+        tournament = uow.tournaments.create("g", "chan", "Cup", "sum", berlin_evening)
+        game = uow.games.create(
             tournament.id,
             "chan",
             "killer",
@@ -744,12 +728,12 @@ async def test_instants_come_back_timezone_aware_in_utc(store: Store) -> None:
             berlin_evening,
             turn_deadline=berlin_evening + timedelta(days=1),
         )
-        entry = await uow.log.append("m", channel="chan", actor="a", text="t", now=berlin_evening)
-        await uow.commit()
-    async with store.unit_of_work() as uow:
-        loaded_tournament = await uow.tournaments.get(tournament.id)
-        loaded_game = await uow.games.get(game.id)
-        loaded_entry = await uow.log.find("m")
+        entry = uow.log.append("m", channel="chan", actor="a", text="t", now=berlin_evening)
+        uow.commit()
+    with store.transaction() as uow:
+        loaded_tournament = uow.tournaments.get(tournament.id)
+        loaded_game = uow.games.get(game.id)
+        loaded_entry = uow.log.find("m")
     assert loaded_tournament is not None
     assert loaded_game is not None
     assert loaded_entry is not None
@@ -769,8 +753,8 @@ async def test_instants_come_back_timezone_aware_in_utc(store: Store) -> None:
 
 
 async def test_naive_instants_are_refused(store: Store) -> None:
-    async with store.unit_of_work() as uow:
+    with store.transaction() as uow:
         with pytest.raises(ValueError, match="timezone"):
-            await uow.tournaments.create("g", "chan", "Cup", "sum", datetime(2026, 1, 1, 12, 0))
+            uow.tournaments.create("g", "chan", "Cup", "sum", datetime(2026, 1, 1, 12, 0))
         with pytest.raises(ValueError, match="timezone"):
-            await uow.games.due(datetime(2026, 1, 1, 12, 0))
+            uow.games.due(datetime(2026, 1, 1, 12, 0))

@@ -45,7 +45,7 @@ def load(**env: str) -> Settings:
 
 def test_defaults_need_no_configuration() -> None:
     settings = NoDotenvSettings()
-    assert settings.database_url == DEFAULT_DATABASE_URL == "sqlite+aiosqlite:///./data/croupier.sqlite3"
+    assert settings.database_url == DEFAULT_DATABASE_URL == "sqlite:///./data/croupier.sqlite3"
     assert settings.discord_token is None
     assert settings.discord_guild_ids == []
     assert settings.discord_api_base is None

@@ -17,9 +17,8 @@ POSTGRES_ONLY = pytest.mark.parametrize(
 async def test_a_unit_of_work_on_an_unreachable_server_is_store_unavailable() -> None:
     store = await Store.open("postgresql://croupier:hunter2@127.0.0.1:1/croupier", check=False)
     try:
-        with pytest.raises(StoreUnavailable) as caught:
-            async with store.unit_of_work():
-                pass
+        with pytest.raises(StoreUnavailable) as caught, store.transaction():
+            pass
     finally:
         await store.close()
     assert "postgresql://croupier:***@127.0.0.1:1/croupier" in str(caught.value)
@@ -32,12 +31,12 @@ async def test_a_connection_cut_mid_command_is_store_unavailable_and_the_store_r
     store: Store, db_url: str, postgres_server: Any
 ) -> None:
     database = make_url(db_url).database
-    async with store.unit_of_work() as uow:
-        assert await uow.tournaments.current("chan") is None
+    with store.transaction() as uow:
+        assert uow.tournaments.current("chan") is None
         assert postgres_server.disconnect_clients(database) >= 1
         with pytest.raises(StoreUnavailable) as caught:
-            await uow.tournaments.current("chan")
+            uow.tournaments.current("chan")
     assert db_url in str(caught.value)
     # A later command gets a fresh connection (the pool checks them before use).
-    async with store.unit_of_work() as uow:
-        assert await uow.tournaments.list("chan") == ()
+    with store.transaction() as uow:
+        assert uow.tournaments.list("chan") == ()

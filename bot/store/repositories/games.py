@@ -156,14 +156,14 @@ class Games:
         # builds its answer without reading the game back.
         self._known: dict[int, GameRecord] = {}
 
-    async def get(self, game_id: int) -> GameRecord | None:
-        return await self._first(_game_by_id(self._tx.dialect), {"b_id": game_id})
+    def get(self, game_id: int) -> GameRecord | None:
+        return self._first(_game_by_id(self._tx.dialect), {"b_id": game_id})
 
-    async def open_in(self, channel: str) -> GameRecord | None:
+    def open_in(self, channel: str) -> GameRecord | None:
         """The channel's open game, if it has one (it has at most one)."""
-        return await self._first(_open_game_in(self._tx.dialect), {"b_channel": channel})
+        return self._first(_open_game_in(self._tx.dialect), {"b_channel": channel})
 
-    async def create(
+    def create(
         self,
         tournament_id: int,
         channel: str,
@@ -192,7 +192,7 @@ class Games:
         # work already holds the write lock), so the number below is never taken twice and a second
         # game racing for the channel fails on the open-game index, as GameAlreadyOpen.
         tournament = (
-            await self._tx.execute(
+            self._tx.execute(
                 select(tournaments_t.c.id).where(tournaments_t.c.id == tournament_id).with_for_update()
             )
         ).first()
@@ -225,19 +225,19 @@ class Games:
             .returning(*games_t.c)
         )
         try:
-            row = (await self._tx.execute(statement)).one()
+            row = (self._tx.execute(statement)).one()
         except exc.IntegrityError as error:
             if violated(error, OPEN_GAME_PER_CHANNEL, "games.channel"):
                 raise GameAlreadyOpen(channel) from error
             if violated(error, "uq_games_tournament_id_number", "games.tournament_id, games.number"):
                 raise Conflict(f"another game was just created in tournament {tournament_id}") from error
             raise
-        records = await self._write_participants(row.id, seats, ())
+        records = self._write_participants(row.id, seats, ())
         created = _game(row, row.snapshot, records)
         self._known[created.id] = created
         return created
 
-    async def save(
+    def save(
         self,
         game_id: int,
         expected_version: int,
@@ -266,22 +266,22 @@ class Games:
             status,
             closed_at,
         )
-        return await self._save(save)
+        return self._save(save)
 
-    async def _save(self, save: GameSave) -> GameRecord:
+    def _save(self, save: GameSave) -> GameRecord:
         game_id = save.game_id
         parameters, seats = _save_parameters(save)
-        if (await self._tx.execute(_UPDATE_GAME, parameters)).rowcount != 1:
-            raise await self._not_saved(save)
+        if (self._tx.execute(_UPDATE_GAME, parameters)).rowcount != 1:
+            raise self._not_saved(save)
         known = self._known.get(game_id)
-        records = await self._write_participants(game_id, seats, known.participants if known else None)
+        records = self._write_participants(game_id, seats, known.participants if known else None)
         if known is None:  # saved without loading it first: read the rest of the row back
-            reloaded = await self.get(game_id)
+            reloaded = self.get(game_id)
             assert reloaded is not None  # the update above just matched it
             return reloaded
         return self._saved(known, save, records)
 
-    async def save_and_log(self, save: GameSave, entry: NewLogEntry) -> tuple[GameRecord, LogEntry]:
+    def save_and_log(self, save: GameSave, entry: NewLogEntry) -> tuple[GameRecord, LogEntry]:
         """A move's whole write: the game as :meth:`save` stores it, and the message that made the move
         as ``CommandLog.append`` logs it, with the same errors.
 
@@ -292,7 +292,7 @@ class Games:
         """
         known = self._known.get(save.game_id)
         if self._tx.dialect != "postgresql" or known is None:
-            return await self._save(save), await CommandLog(self._tx).append_entry(entry)
+            return self._save(save), CommandLog(self._tx).append_entry(entry)
         parameters, seats = _save_parameters(save)
         records = tuple(ParticipantRecord(game_id=save.game_id, **seat) for seat in seats)
         before = {r.player: r for r in known.participants}
@@ -305,14 +305,14 @@ class Games:
             **{f"b_log_{key}": value for key, value in values.items()},
         }
         with log_conflicts(entry):
-            row = (await self._tx.execute(_save_and_log_postgresql(), statement_parameters)).first()
+            row = (self._tx.execute(_save_and_log_postgresql(), statement_parameters)).first()
         if row is None:
-            raise await self._not_saved(save)
+            raise self._not_saved(save)
         return self._saved(known, save, records), logged_entry(row.id, values)
 
-    async def _not_saved(self, save: GameSave) -> UnknownGame | StaleVersion:
+    def _not_saved(self, save: GameSave) -> UnknownGame | StaleVersion:
         """Why an update matched no row: the game is gone, or another process saved it first."""
-        actual = (await self._tx.execute(_GAME_VERSION, {"b_id": save.game_id})).scalar_one_or_none()
+        actual = (self._tx.execute(_GAME_VERSION, {"b_id": save.game_id})).scalar_one_or_none()
         if actual is None:
             return UnknownGame(save.game_id)
         return StaleVersion(save.game_id, save.expected_version, actual)
@@ -332,40 +332,40 @@ class Games:
         self._known[save.game_id] = saved
         return saved
 
-    async def count_in(self, tournament_id: int) -> int:
+    def count_in(self, tournament_id: int) -> int:
         """How many games the tournament has had (open or closed), without loading them."""
         statement = select(func.count()).select_from(games_t).where(games_t.c.tournament_id == tournament_id)
-        return int((await self._tx.execute(statement)).scalar_one())
+        return int((self._tx.execute(statement)).scalar_one())
 
-    async def closed_in(self, tournament_id: int) -> tuple[GameRecord, ...]:
+    def closed_in(self, tournament_id: int) -> tuple[GameRecord, ...]:
         """The tournament's closed games in number order, with participants: the standings' input."""
-        return await self._many(
+        return self._many(
             (games_t.c.tournament_id == tournament_id) & (games_t.c.status == "closed"),
             games_t.c.number,
         )
 
-    async def due(self, now: datetime) -> tuple[GameRecord, ...]:
+    def due(self, now: datetime) -> tuple[GameRecord, ...]:
         """Open games whose player to act let the turn deadline pass, most overdue first."""
         check_instant("now", now)
-        return await self._many(
+        return self._many(
             IS_OPEN & games_t.c.turn_deadline.is_not(None) & (games_t.c.turn_deadline <= now),
             games_t.c.turn_deadline,
         )
 
-    async def list_closed(self, game_id: int | None = None) -> tuple[GameRecord, ...]:
+    def list_closed(self, game_id: int | None = None) -> tuple[GameRecord, ...]:
         """Closed games (seeds revealed) for verification: all of them, or only ``game_id``."""
         condition = games_t.c.status == "closed"
         if game_id is not None:
             condition = condition & (games_t.c.id == game_id)
-        return await self._many(condition, games_t.c.id)
+        return self._many(condition, games_t.c.id)
 
-    async def _first(self, statement: Select[Any], parameters: dict[str, Any]) -> GameRecord | None:
-        row = (await self._tx.execute(statement, parameters)).first()
+    def _first(self, statement: Select[Any], parameters: dict[str, Any]) -> GameRecord | None:
+        row = (self._tx.execute(statement, parameters)).first()
         return None if row is None else self.loaded(row)
 
-    async def _many(self, condition: Any, order: Any) -> tuple[GameRecord, ...]:
+    def _many(self, condition: Any, order: Any) -> tuple[GameRecord, ...]:
         statement = select_games(self._tx.dialect).where(condition).order_by(order, games_t.c.id)
-        return tuple(self.loaded(row) for row in await self._tx.execute(statement))
+        return tuple(self.loaded(row) for row in self._tx.execute(statement))
 
     def loaded(self, row: Row[Any]) -> GameRecord:
         """The record of a row of :func:`select_games` (remembered, so a save need not read it back)."""
@@ -376,7 +376,7 @@ class Games:
         self._known[record.id] = record
         return record
 
-    async def _write_participants(
+    def _write_participants(
         self,
         game_id: int,
         seats: Sequence[dict[str, Any]],
@@ -390,12 +390,12 @@ class Games:
             if changed:
                 fields = ("game_id", *PARTICIPANT_FIELDS)
                 rows = [{f"b_{field}": getattr(r, field) for field in fields} for r in changed]
-                await self._tx.execute(_UPDATE_PARTICIPANT, rows)
+                self._tx.execute(_UPDATE_PARTICIPANT, rows)
         else:
             if stored != ():
-                await self._tx.execute(_DELETE_PARTICIPANTS, {"b_game_id": game_id})
+                self._tx.execute(_DELETE_PARTICIPANTS, {"b_game_id": game_id})
             if records:
-                await self._tx.execute(_INSERT_PARTICIPANTS, [dataclasses.asdict(r) for r in records])
+                self._tx.execute(_INSERT_PARTICIPANTS, [dataclasses.asdict(r) for r in records])
         return records
 
 

@@ -38,12 +38,12 @@ class CommandLog:
     def __init__(self, tx: Transaction) -> None:
         self._tx = tx
 
-    async def find(self, message_id: str) -> LogEntry | None:
+    def find(self, message_id: str) -> LogEntry | None:
         """The entry of an already handled message (to repeat its reply), if any."""
-        row = (await self._tx.execute(_FIND_LOG, {"b_message_id": message_id})).first()
+        row = (self._tx.execute(_FIND_LOG, {"b_message_id": message_id})).first()
         return None if row is None else _log_entry(row)
 
-    async def append(
+    def append(
         self,
         message_id: str,
         *,
@@ -73,20 +73,20 @@ class CommandLog:
             dice_from,
             reply,
         )
-        return await self.append_entry(entry)
+        return self.append_entry(entry)
 
-    async def append_entry(self, entry: NewLogEntry) -> LogEntry:
+    def append_entry(self, entry: NewLogEntry) -> LogEntry:
         """:meth:`append` for an entry already put together."""
         values = log_values(entry)
         with log_conflicts(entry):
-            result = await self._tx.execute(_INSERT_LOG, values)
+            result = self._tx.execute(_INSERT_LOG, values)
         key = result.inserted_primary_key
         assert key is not None  # a single-row insert always knows its key
         return logged_entry(key[0], values)
 
-    async def of_game(self, game_id: int) -> tuple[LogEntry, ...]:
+    def of_game(self, game_id: int) -> tuple[LogEntry, ...]:
         """A game's entries in the order they were written (for verify and export)."""
-        result = await self._tx.execute(select(log_t).where(log_t.c.game_id == game_id).order_by(log_t.c.id))
+        result = self._tx.execute(select(log_t).where(log_t.c.game_id == game_id).order_by(log_t.c.id))
         return tuple(_log_entry(row) for row in result)
 
 

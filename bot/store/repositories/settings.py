@@ -68,10 +68,10 @@ class Channels:
         self._games = games
         self._defaults = defaults
 
-    async def state(self, guild: str, channel: str) -> ChannelState:
+    def state(self, guild: str, channel: str) -> ChannelState:
         """The settings in force in the channel and its open game (None when it has none)."""
         parameters = {"b_guild": guild, "b_channel": channel}
-        row = (await self._tx.execute(_channel_state(self._tx.dialect), parameters)).one()
+        row = (self._tx.execute(_channel_state(self._tx.dialect), parameters)).one()
         settings = _resolved(guild, channel, row, self._defaults)
         return ChannelState(settings, None if row.id is None else self._games.loaded(row))
 
@@ -84,11 +84,11 @@ class ChannelSettingsRepository:
         self._tx = tx
         self._defaults = defaults
 
-    async def get(self, guild: str, channel: str) -> ChannelSettings:
-        row = (await self._tx.execute(_channel_settings(), {"b_guild": guild, "b_channel": channel})).one()
+    def get(self, guild: str, channel: str) -> ChannelSettings:
+        row = (self._tx.execute(_channel_settings(), {"b_guild": guild, "b_channel": channel})).one()
         return _resolved(guild, channel, row, self._defaults)
 
-    async def set(self, guild: str, channel: str, **fields: Any) -> ChannelSettings:
+    def set(self, guild: str, channel: str, **fields: Any) -> ChannelSettings:
         """Override some fields for a channel (``channel=""``: the whole guild); None clears one.
         Returns the settings now in force there."""
         unknown = set(fields) - set(SETTING_FIELDS)
@@ -106,8 +106,8 @@ class ChannelSettingsRepository:
             )
         else:
             statement = statement.on_conflict_do_nothing()
-        await self._tx.execute(statement)
-        return await self.get(guild, channel)
+        self._tx.execute(statement)
+        return self.get(guild, channel)
 
 
 def _resolved(guild: str, channel: str, row: Row[Any], defaults: ChannelDefaults) -> ChannelSettings:

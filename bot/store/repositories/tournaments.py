@@ -27,25 +27,25 @@ class Tournaments:
     def __init__(self, tx: Transaction) -> None:
         self._tx = tx
 
-    async def create(self, guild: str, channel: str, name: str, scoring: str, now: datetime) -> Tournament:
+    def create(self, guild: str, channel: str, name: str, scoring: str, now: datetime) -> Tournament:
         if scoring not in SCORINGS:
             raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
         check_instant("now", now)
-        result = await self._tx.execute(
+        result = self._tx.execute(
             insert(tournaments_t)
             .values(guild=guild, channel=channel, name=name, scoring=scoring, created_at=now)
             .returning(*tournaments_t.c)
         )
         return _tournament(result.one())
 
-    async def get(self, tournament_id: int) -> Tournament | None:
-        result = await self._tx.execute(select(tournaments_t).where(tournaments_t.c.id == tournament_id))
+    def get(self, tournament_id: int) -> Tournament | None:
+        result = self._tx.execute(select(tournaments_t).where(tournaments_t.c.id == tournament_id))
         row = result.first()
         return None if row is None else _tournament(row)
 
-    async def current(self, channel: str) -> Tournament | None:
+    def current(self, channel: str) -> Tournament | None:
         """The channel's newest tournament: the one new games join."""
-        result = await self._tx.execute(
+        result = self._tx.execute(
             select(tournaments_t)
             .where(tournaments_t.c.channel == channel)
             .order_by(tournaments_t.c.id.desc())
@@ -54,9 +54,9 @@ class Tournaments:
         row = result.first()
         return None if row is None else _tournament(row)
 
-    async def list(self, channel: str) -> tuple[Tournament, ...]:
+    def list(self, channel: str) -> tuple[Tournament, ...]:
         """The channel's tournaments, oldest first."""
-        result = await self._tx.execute(
+        result = self._tx.execute(
             select(tournaments_t).where(tournaments_t.c.channel == channel).order_by(tournaments_t.c.id)
         )
         return tuple(_tournament(row) for row in result)

@@ -6,11 +6,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
+    Connection,
     Executable,
     exc,
 )
 from sqlalchemy.engine import URL, CursorResult
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store.db import reachable
 
@@ -18,7 +18,7 @@ from bot.store.db import reachable
 class Transaction:
     """The unit of work's connection as the repositories see it: driver failures come out translated."""
 
-    def __init__(self, connection: AsyncConnection, url: str | URL) -> None:
+    def __init__(self, connection: Connection, url: str | URL) -> None:
         self.connection = connection
         self.url = url
 
@@ -26,9 +26,9 @@ class Transaction:
     def dialect(self) -> str:
         return self.connection.dialect.name
 
-    async def execute(self, statement: Executable, parameters: Any = None) -> CursorResult[Any]:
-        async with reachable(self.url):
-            return await self.connection.execute(statement, parameters)
+    def execute(self, statement: Executable, parameters: Any = None) -> CursorResult[Any]:
+        with reachable(self.url):
+            return self.connection.execute(statement, parameters)
 
 
 def violated(error: exc.IntegrityError, constraint: str, sqlite_columns: str) -> bool:
