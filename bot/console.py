@@ -8,12 +8,15 @@ line exactly-once across restarts (without it the line number of this run is use
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import os
 import re
 import secrets
 import shlex
+import stat
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -169,14 +172,32 @@ async def run_console(
     printer = _Printer(stdout, as_json)
     if banner and not as_json:
         printer.banner(banner)
-    loop = asyncio.get_running_loop()
-    while True:
-        raw = await loop.run_in_executor(None, stdin.readline)
-        if not raw:
-            return 0
+    async for raw in _lines(stdin):
         answer = await console.handle(raw.rstrip("\n"))
         if answer is not None:
             printer.show(answer)
+    return 0
+
+
+async def _lines(stdin: TextIO) -> AsyncIterator[str]:
+    """The input's lines. A pipe (how front ends and tests feed the console) is read on the event loop
+    itself; a terminal or file by a helper thread, a line at a time."""
+    loop = asyncio.get_running_loop()
+    if _is_pipe(stdin):
+        reader = asyncio.StreamReader(limit=1 << 20)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+        while raw := await reader.readline():
+            yield raw.decode(stdin.encoding or "utf-8", errors="replace")
+        return
+    while raw_line := await loop.run_in_executor(None, stdin.readline):
+        yield raw_line
+
+
+def _is_pipe(stream: TextIO) -> bool:
+    try:
+        return stat.S_ISFIFO(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False
 
 
 class _Printer:

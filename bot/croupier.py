@@ -25,7 +25,7 @@ from bot.actions import ChangeSettings, Context, Done, ModeratorAction, NewTourn
 from bot.exports import FORMATS, StandingsTable, to_markdown
 from bot.games import GAMES, language_of
 from bot.keyed_locks import KeyedLocks
-from bot.moves import Applied, Chat, Given, Pressed, Refusal, Request, Typed, decide, fields_of
+from bot.moves import Applied, Chat, Given, Pressed, Reading, Refusal, Request, Typed, decide, fields_of
 from bot.rendering import Narrator, Table
 from bot.replies import Attachment, Reply
 from bot.spelling import ConsoleSpelling, Spelling
@@ -70,15 +70,24 @@ class Incoming:
     roles: tuple[tuple[str, str], ...] = ()  # (id, name) of the author's roles, for the moderator role
 
 
+def readings(text: str) -> dict[str, Reading]:
+    """What each registered game reads in a chat line: a command, a refusal (malformed), or nothing.
+
+    Parsing needs no store, so the service reads a line before it goes near one, and hands these
+    readings on so the channel's game does not parse the line again.
+    """
+    found: dict[str, Reading] = {}
+    for kind, game in GAMES.items():
+        try:
+            found[kind] = game.parse(text)
+        except CroupierError as error:
+            found[kind] = error
+    return found
+
+
 def might_be_command(text: str) -> bool:
     """Whether some registered game reads the line as a command (or as a malformed one)."""
-    for game in GAMES.values():
-        try:
-            if game.parse(text) is not None:
-                return True
-        except CroupierError:
-            return True
-    return False
+    return any(reading is not None for reading in readings(text).values())
 
 
 def holds_role(msg: Incoming, role_setting: str | None) -> bool:
@@ -122,9 +131,10 @@ class Croupier:
 
     async def handle_text(self, msg: Incoming) -> Reply:
         """A chat line: a command of the channel's open game, or chit-chat (answered with ``silent``)."""
-        if not might_be_command(msg.text):
+        read = readings(msg.text)
+        if all(reading is None for reading in read.values()):
             return Reply.nothing()  # chit-chat never reaches the store
-        return await self._guarded(msg, lambda: self._move(msg, Typed(msg.text)))
+        return await self._guarded(msg, lambda: self._move(msg, Typed(msg.text, readings=read)))
 
     async def handle_command_text(self, msg: Incoming) -> Reply:
         """Words sent as a command (Discord's ``/zug``, ``/joker wählen``): like a chat line, but a

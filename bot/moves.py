@@ -8,8 +8,8 @@ lock, awaits nothing, and a refusal is a value (:class:`Refusal`) rather than an
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import dice as dice_mod
@@ -26,6 +26,7 @@ class Typed:
 
     text: str
     required: bool = False
+    readings: Mapping[str, Reading] = field(default_factory=dict, hash=False)  # by game, if read already
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Pressed:
 
 
 Request = Typed | Given | Pressed
+Reading = Command | CroupierError | None  # what one game made of a line
 
 
 # --- what came of it ----------------------------------------------------------------------------------
@@ -116,8 +118,9 @@ def _command(
             return Refusal(IllegalCommand("outdated_choice"), private=True)
     else:
         text = request.text
+    known = request.readings if isinstance(request, Typed) else {}
     try:
-        command = game.parse(text)
+        command = _reading(known[game.name]) if game.name in known else game.parse(text)
     except CroupierError as error:
         return Refusal(error)
     if command is None:
@@ -125,6 +128,13 @@ def _command(
             return Refusal(IllegalCommand("outdated_choice"), private=True)
         return Refusal(InvalidCommand("not_a_command")) if request.required else Chat()
     return command, text
+
+
+def _reading(reading: Reading) -> Command | None:
+    """A reading made before the store was touched, as parsing the line again would give it."""
+    if isinstance(reading, CroupierError):
+        raise reading
+    return reading
 
 
 def words_for(choices: Sequence[Choice], picked: Sequence[int]) -> str | None:

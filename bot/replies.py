@@ -113,13 +113,14 @@ class Reply:
         return "\n".join(parts)
 
     def to_log(self) -> dict[str, Any]:
+        """The reply as the command log keeps it — without its board: a message answered again from the
+        log is a repeat, and a repeat's buttons would be outdated anyway."""
         data = {name: getattr(self, name) for name in _SIMPLE_FIELDS}
         data["lines"] = list(self.lines)
         data["table"] = [_plain(row) for row in self.table]
         data["cards"] = [
             {"title": card.title, "entries": [list(e) for e in card.entries]} for card in self.cards
         ]
-        data["board"] = None if self.board is None else _board_to_log(self.board)
         data["deadline"] = None if self.deadline is None else self.deadline.isoformat()
         data["attachment"] = None if self.attachment is None else _plain(self.attachment)
         return data
@@ -134,8 +135,6 @@ class Reply:
             Card(card["title"], tuple((str(n), str(t)) for n, t in card["entries"]))
             for card in data.get("cards", ())
         )
-        board = data.get("board")
-        values["board"] = None if board is None else _board_from_log(board)
         deadline = data.get("deadline")
         values["deadline"] = None if deadline is None else datetime.fromisoformat(deadline)
         attachment = data.get("attachment")
@@ -143,7 +142,7 @@ class Reply:
         return replace(cls(ok=bool(data.get("ok", False))), **values, duplicate=True)
 
 
-# Structured fields are logged by hand; the standings are never logged (views write nothing).
+# Structured fields are logged by hand; boards and standings are not logged at all.
 _STRUCTURED = frozenset(
     {"lines", "table", "cards", "board", "deadline", "attachment", "duplicate", "standings"}
 )
@@ -154,29 +153,4 @@ def _plain(value: Any) -> dict[str, Any]:
     return {f.name: getattr(value, f.name) for f in fields(value)}
 
 
-def _board_to_log(board: Board) -> dict[str, Any]:
-    return {
-        "game_id": board.game_id,
-        "version": board.version,
-        "player": board.player,
-        "buttons": [_plain(button) for button in board.buttons],
-        "placeholders": [list(pair) for pair in board.placeholders],
-    }
-
-
-def _board_from_log(data: Mapping[str, Any]) -> Board:
-    return Board(
-        game_id=data["game_id"],
-        version=data["version"],
-        player=data["player"],
-        buttons=tuple(Button(**button) for button in data["buttons"]),
-        placeholders=tuple((str(g), str(t)) for g, t in data.get("placeholders", ())),
-    )
-
-
-def with_lines(reply: Reply, *lines: str) -> Reply:
-    """The reply with more story lines after its own."""
-    return replace(reply, lines=(*reply.lines, *lines))
-
-
-__all__ = ["Attachment", "Board", "Button", "Card", "Reply", "Row", "with_lines"]
+__all__ = ["Attachment", "Board", "Button", "Card", "Reply", "Row"]

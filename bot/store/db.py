@@ -158,7 +158,10 @@ def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
         mode = connection.get_execution_options().get(SQLITE_BEGIN, "IMMEDIATE")
-        connection.exec_driver_sql("BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE")
+        # Straight to the driver: BEGIN is no statement anybody needs to see go through SQLAlchemy.
+        connection.connection.driver_connection.execute(  # type: ignore[union-attr]
+            "BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE"
+        )
 
 
 # --- "cannot reach the database" -------------------------------------------------------------------
