@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import socket
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -206,16 +207,21 @@ def unavailable(error: BaseException, url: str | URL) -> StoreUnavailable | None
         )
     if isinstance(error, OSError):
         return StoreUnavailable(shown, str(error) or type(error).__name__, "check the host, port and network")
-    if not isinstance(error, exc.DBAPIError):
+    if isinstance(error, sqlite3.Error):  # raised by the driver itself (SQLite's BEGIN goes there directly)
+        orig: BaseException | None = error
+        invalidated = False
+    elif isinstance(error, exc.DBAPIError):
+        orig = error.orig
+        invalidated = bool(error.connection_invalidated)
+    else:
         return None
-    orig = error.orig
     message = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
     lowered = str(orig).lower()
     for needle, hint in _SQLITE_UNAVAILABLE:
         if needle in lowered:
             return StoreUnavailable(shown, message, hint)
     state = str(getattr(orig, "sqlstate", None) or "")
-    retryable = bool(error.connection_invalidated)
+    retryable = invalidated
     if state == "3D000":
         return StoreUnavailable(shown, message, "create the database first (createdb), or fix its name")
     if state.startswith("28"):
