@@ -31,7 +31,8 @@ class Context:
     """What an action may use besides the unit of work: who asked where, when, and how to answer."""
 
     guild: str
-    channel: ChannelState
+    where: str  # the channel the message was typed in: a new game lives there
+    channel: ChannelState  # its settings (those of its home: a thread's parent) and open game
     lang: str
     now: datetime
     narrator: Narrator
@@ -102,13 +103,12 @@ class OpenGame:
         lang = ctx.channel.settings.language or game.language
         if ctx.channel.game is not None:
             return Refusal(IllegalCommand("game_already_open"))
-        channel = ctx.channel.settings.channel
         tournament = _current_tournament(uow, ctx)
-        seed = ctx.new_seed(channel, tournament.id, uow.games.count_in(tournament.id) + 1)
+        seed = ctx.new_seed(ctx.where, tournament.id, uow.games.count_in(tournament.id) + 1)
         try:
             record = uow.games.create(
                 tournament_id=tournament.id,
-                channel=channel,
+                channel=ctx.where,
                 kind=game.name,
                 options=dict(self.options),
                 seed=seed,

@@ -68,6 +68,13 @@ class Incoming:
     is_moderator: bool = False  # a moderator whatever the channel says (Manage Server, --moderator)
     is_admin: bool = False
     roles: tuple[tuple[str, str], ...] = ()  # (id, name) of the author's roles, for the moderator role
+    parent: str = ""  # the channel a thread belongs to; "" when the message was typed in a channel
+
+    @property
+    def home(self) -> str:
+        """Where the tournament, its settings and its standings live: a thread's parent channel, or
+        the channel itself. Games live in ``channel`` (a Durchgang's thread)."""
+        return self.parent or self.channel
 
 
 def readings(text: str) -> dict[str, Reading]:
@@ -155,7 +162,7 @@ class Croupier:
 
     def _move_in(self, uow: UnitOfWork, msg: Incoming, request: Request) -> Reply:
         """The whole unit of work of a request, run on a store thread: load, decide, persist, render."""
-        channel = uow.channels.state(msg.guild, msg.channel)
+        channel = uow.channels.state(msg.guild, msg.channel, msg.home)
         record, lang = channel.game, language_of(channel)
         if record is None or record.kind not in GAMES:
             if isinstance(request, Typed) and not request.required:
@@ -284,7 +291,7 @@ class Croupier:
         return await self._guarded(msg, run)
 
     def _moderate_in(self, uow: UnitOfWork, msg: Incoming, action: ModeratorAction) -> Reply | _Unsettled:
-        channel = uow.channels.state(msg.guild, msg.channel)
+        channel = uow.channels.state(msg.guild, msg.channel, msg.home)
         lang = language_of(channel)
         allowed = moderates(msg, channel.settings)
         refusal = action.check() if allowed else Refusal(IllegalCommand("not_moderator"))
@@ -303,6 +310,7 @@ class Croupier:
     def _context(self, msg: Incoming, channel: ChannelState, lang: str) -> Context:
         return Context(
             guild=msg.guild,
+            where=msg.channel,
             channel=channel,
             lang=lang,
             now=self.clock(),
@@ -329,23 +337,25 @@ class Croupier:
         """Apply the turn-timeout rule to every game whose deadline has passed (exactly once each);
         answers (channel, reply) for each."""
 
-        def read(uow: UnitOfWork) -> tuple[tuple[GameRecord, ...], dict[int, str]]:
+        def read(uow: UnitOfWork) -> tuple[tuple[GameRecord, ...], dict[int, tuple[str, str]]]:
             due = uow.games.due(self.clock())
-            guilds = {}
+            homes = {}
             for record in due:
                 tournament = uow.tournaments.get(record.tournament_id)
-                guilds[record.id] = tournament.guild if tournament else ""
-            return due, guilds
+                homes[record.id] = (tournament.guild, tournament.channel) if tournament else ("", "")
+            return due, homes
 
-        due, guilds = await self.store.run(read, read_only=True)
+        due, homes = await self.store.run(read, read_only=True)
         answered: list[tuple[str, Reply]] = []
         for record in due:
             if record.to_act is None:
                 continue
+            guild, home = homes[record.id]
             msg = Incoming(
                 message_id=f"timeout:{record.id}:{record.version}",
-                guild=guilds[record.id],
+                guild=guild,
                 channel=record.channel,
+                parent=home if home != record.channel else "",
                 author=record.to_act,
                 author_name=record.to_act,
                 is_moderator=True,
@@ -359,7 +369,9 @@ class Croupier:
         """The running tournament table, for everybody."""
 
         def read(uow: UnitOfWork) -> tuple[str, StandingsTable | None]:
-            return language_of(uow.channels.state(msg.guild, msg.channel)), self._standings(uow, msg.channel)
+            return language_of(uow.channels.state(msg.guild, msg.channel, msg.home)), self._standings(
+                uow, msg.home
+            )
 
         lang, table = await self.store.run(read, read_only=True)
         if table is None:
@@ -389,7 +401,9 @@ class Croupier:
         """The standings as a paste-ready file; admins only."""
 
         def read(uow: UnitOfWork) -> tuple[str, StandingsTable | None]:
-            return language_of(uow.channels.state(msg.guild, msg.channel)), self._standings(uow, msg.channel)
+            return language_of(uow.channels.state(msg.guild, msg.channel, msg.home)), self._standings(
+                uow, msg.home
+            )
 
         if not msg.is_admin or fmt not in FORMATS:
             lang = language_of(await self._channel(msg))
@@ -415,7 +429,7 @@ class Croupier:
         """Re-derive the dice of closed games from their revealed seeds and compare with the log."""
 
         def read(uow: UnitOfWork) -> tuple[str, list[Report]]:
-            lang = language_of(uow.channels.state(msg.guild, msg.channel))
+            lang = language_of(uow.channels.state(msg.guild, msg.channel, msg.home))
             return lang, verify_in(uow, game_id=game_id, channel=None if game_id else msg.channel)
 
         lang, reports = await self.store.run(read, read_only=True)
@@ -474,7 +488,9 @@ class Croupier:
     # ------------------------------------------------------------------ plumbing
 
     async def _channel(self, msg: Incoming) -> ChannelState:
-        return await self.store.run(lambda uow: uow.channels.state(msg.guild, msg.channel), read_only=True)
+        return await self.store.run(
+            lambda uow: uow.channels.state(msg.guild, msg.channel, msg.home), read_only=True
+        )
 
     def _game_of(self, channel: ChannelState) -> Game[Any] | None:
         record = channel.game

@@ -37,9 +37,9 @@ def _settings_layers() -> tuple[Join, list[Label[Any]]]:
     guild_wide = settings_t.alias("guild_settings")
     guild: BindParameter[str] = bindparam("b_guild")
     anchor = select(literal_column("1").label("anchor")).subquery("anchor")
-    layers = anchor.outerjoin(
-        own, (own.c.guild == guild) & (own.c.channel == bindparam("b_channel"))
-    ).outerjoin(guild_wide, (guild_wide.c.guild == guild) & (guild_wide.c.channel == literal_column("''")))
+    layers = anchor.outerjoin(own, (own.c.guild == guild) & (own.c.channel == bindparam("b_home"))).outerjoin(
+        guild_wide, (guild_wide.c.guild == guild) & (guild_wide.c.channel == literal_column("''"))
+    )
     fields = [
         func.coalesce(own.c[field], guild_wide.c[field]).label(f"s_{field}") for field in SETTING_FIELDS
     ]
@@ -68,11 +68,14 @@ class Channels:
         self._games = games
         self._defaults = defaults
 
-    def state(self, guild: str, channel: str) -> ChannelState:
-        """The settings in force in the channel and its open game (None when it has none)."""
-        parameters = {"b_guild": guild, "b_channel": channel}
-        row = (self._tx.execute(_channel_state(self._tx.dialect), parameters)).one()
-        settings = _resolved(guild, channel, row, self._defaults)
+    def state(self, guild: str, channel: str, home: str | None = None) -> ChannelState:
+        """The settings in force where a message was typed and the open game there (None when there is
+        none). ``home`` is the channel whose settings apply — a thread's parent — when it is not
+        ``channel`` itself."""
+        home = home or channel
+        parameters = {"b_guild": guild, "b_channel": channel, "b_home": home}
+        row = self._tx.execute(_channel_state(self._tx.dialect), parameters).one()
+        settings = _resolved(guild, home, row, self._defaults)
         return ChannelState(settings, None if row.id is None else self._games.loaded(row))
 
 
@@ -85,7 +88,7 @@ class ChannelSettingsRepository:
         self._defaults = defaults
 
     def get(self, guild: str, channel: str) -> ChannelSettings:
-        row = (self._tx.execute(_channel_settings(), {"b_guild": guild, "b_channel": channel})).one()
+        row = self._tx.execute(_channel_settings(), {"b_guild": guild, "b_home": channel}).one()
         return _resolved(guild, channel, row, self._defaults)
 
     def set(self, guild: str, channel: str, **fields: Any) -> ChannelSettings:
