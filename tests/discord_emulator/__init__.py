@@ -6,6 +6,7 @@ then act as users (`send_message`, `slash_command`, `click`, …) and read what 
 `wait_for_response`, `requests`, `gateway_log`). See docs in server.py and fixtures.py.
 """
 
+from .conformance import Allowed, SpecViolation
 from .fixtures import discord_emulator, running_client
 from .gateway import (
     DIRECT_MESSAGES,
@@ -43,6 +44,7 @@ __all__ = [
     "PRIVILEGED",
     "TEXT",
     "VOICE",
+    "Allowed",
     "BotMessage",
     "DiscordEmulator",
     "EmulatorTimeout",
@@ -54,6 +56,7 @@ __all__ = [
     "RecordedRequest",
     "SentInteraction",
     "SnowflakeFactory",
+    "SpecViolation",
     "UploadedFile",
     "UsageError",
     "discord_emulator",

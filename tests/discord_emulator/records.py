@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .conformance import SpecViolation
 from .mentions import Pings
 from .validation import iter_components
 
@@ -38,6 +39,9 @@ class RecordedRequest:
     response: Any
     authorized: bool
     api_version: int | None
+    operation: str | None = None  # the operationId of Discord's OpenAPI description
+    violations: tuple[SpecViolation, ...] = ()
+    injected: str | None = None  # the injected failure that answered it, if any
 
 
 @dataclass(frozen=True)

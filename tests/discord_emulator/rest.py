@@ -16,6 +16,7 @@ from aiohttp import BodyPartReader, web
 
 from . import payloads
 from . import permissions as perms
+from .conformance import SpecViolation
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES
 from .mentions import Pings, effective
 from .messages import (
@@ -79,6 +80,22 @@ MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
 
 def fail(error: tuple[int, int, str]) -> ApiError:
     return ApiError(*error)
+
+
+def spec_refusal(violations: list[SpecViolation]) -> ApiError:
+    """What Discord answers a request its schema refuses: 404 for a route it does not have, 405 for a method
+    the route does not take, 400 Invalid Form Body otherwise."""
+    first = violations[0]
+    if first.operation is None:
+        if first.template is None:
+            return ApiError(404, 0, "404: Not Found")
+        return ApiError(405, 0, "405: Method Not Allowed")
+    errors: dict[str, Any] = {}
+    for violation in violations:
+        errors.setdefault("_spec", {}).setdefault("_errors", []).append(
+            {"code": "SPEC_VIOLATION", "message": f"{violation.reason}: {violation.detail}"}
+        )
+    return invalid_form(errors)
 
 
 @dataclass
@@ -175,8 +192,17 @@ class RestApi:
         files: tuple[UploadedFile, ...] = ()
         route: str | None = None
         params: dict[str, str] = {}
+        operation: str | None = None
+        violations: list[SpecViolation] = []
         try:
-            body, files = await self._read_body(request)
+            body, files, has_body = await self._read_body(request)
+            spec_operation, violations = self.emu.spec.check(
+                request.method, path if version is not None else request.path, query, body, has_body=has_body
+            )
+            operation = spec_operation.operation_id if spec_operation is not None else None
+            if violations:
+                self.emu.spec_violations.extend(violations)
+                raise spec_refusal(violations)
             found = self._match(request.method, path) if version in (9, 10) else None
             if found is None:
                 raise ApiError(404, 0, "404: Not Found")
@@ -199,6 +225,8 @@ class RestApi:
                 response=answer,
                 authorized=authorized,
                 api_version=version,
+                operation=operation,
+                violations=tuple(violations),
             )
         )
         return json_response(status, answer)
@@ -213,28 +241,34 @@ class RestApi:
                 return template, hit.groupdict(), handler, auth
         return None
 
-    async def _read_body(self, request: web.Request) -> tuple[Any, tuple[UploadedFile, ...]]:
+    async def _read_body(self, request: web.Request) -> tuple[Any, tuple[UploadedFile, ...], bool]:
+        """The JSON body (a multipart request's payload_json), the uploaded files, and whether there was a
+        JSON body at all."""
         if not request.can_read_body:
-            return None, ()
+            return None, (), False
         if request.content_type == "multipart/form-data":
             body: Any = None
+            has_body = False
             files: list[UploadedFile] = []
             reader = await request.multipart()
             async for part in reader:
                 if not isinstance(part, BodyPartReader):
                     continue
                 if part.name == "payload_json":
-                    body = json.loads(await part.text())
+                    try:
+                        body, has_body = json.loads(await part.text()), True
+                    except ValueError:
+                        raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
                 elif part.filename:
                     data = bytes(await part.read())
                     content_type = part.headers.get("Content-Type", "application/octet-stream")
                     files.append(UploadedFile(part.name or "", part.filename, content_type, data))
-            return body, tuple(files)
+            return body, tuple(files), has_body
         text = await request.text()
         if not text:
-            return None, ()
+            return None, (), False
         try:
-            return json.loads(text), ()
+            return json.loads(text), (), True
         except ValueError:
             raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
 

@@ -20,8 +20,8 @@ from typing import Any, Self
 
 from aiohttp import web
 
+from . import conformance, payloads
 from . import interactions as ix
-from . import payloads
 from . import permissions as perms
 from .gateway import (
     DIRECT_MESSAGES,
@@ -99,6 +99,9 @@ class DiscordEmulator:
         self.bot_messages: Journal[BotMessage] = Journal("bot message")
         self.interaction_responses: Journal[InteractionResponse] = Journal("interaction response")
         self._delivered: dict[int, tuple[str, dict[str, Any], int | None, int]] = {}
+        self.spec = conformance.load_spec()
+        self.spec_violations: list[conformance.SpecViolation] = []
+        self.spec_allowlist: list[conformance.Allowed] = list(conformance.ALLOWLIST)
         self._rest = RestApi(self)
         self.gateway = Gateway(self, lambda: self.resume_url)
         self._runner: web.AppRunner | None = None
@@ -134,6 +137,27 @@ class DiscordEmulator:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         await self.stop()
+        if exc is None:
+            self.check_spec_violations()
+        elif self.unexplained_violations():
+            exc.add_note(conformance.report(self.unexplained_violations()))
+
+    # conformance with Discord's OpenAPI description -------------------------------------------------------
+
+    def unexplained_violations(self) -> list[conformance.SpecViolation]:
+        """Requests the spec refuses that no allowlist entry names."""
+        return conformance.unexplained(self.spec_violations, self.spec_allowlist)
+
+    def check_spec_violations(self) -> None:
+        """Raise AssertionError naming every unexplained violation (the emulator does so when it stops)."""
+        found = self.unexplained_violations()
+        if found:
+            raise AssertionError(conformance.report(found))
+
+    def take_spec_violations(self) -> list[conformance.SpecViolation]:
+        """Hand the violations so far to the test (which asserts on them) and forget them."""
+        taken, self.spec_violations = self.spec_violations, []
+        return taken
 
     @property
     def base_url(self) -> str:
