@@ -20,7 +20,19 @@ from .gateway import (
 )
 from .journal import EmulatorTimeout, Journal
 from .mentions import Pings
-from .models import CATEGORY, DM, TEXT, VOICE, UsageError
+from .models import (
+    ANNOUNCEMENT_THREAD,
+    CATEGORY,
+    DM,
+    FORUM,
+    MEDIA,
+    NEWS,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    TEXT,
+    VOICE,
+    UsageError,
+)
 from .permissions import Overwrite
 from .records import (
     BotMessage,
@@ -33,15 +45,21 @@ from .server import DiscordEmulator
 from .snowflakes import SnowflakeFactory, shard_of, snowflake_time
 
 __all__ = [
+    "ANNOUNCEMENT_THREAD",
     "CATEGORY",
     "DIRECT_MESSAGES",
     "DM",
+    "FORUM",
     "GUILDS",
     "GUILD_MEMBERS",
     "GUILD_MESSAGES",
     "GUILD_PRESENCES",
+    "MEDIA",
     "MESSAGE_CONTENT",
+    "NEWS",
+    "PRIVATE_THREAD",
     "PRIVILEGED",
+    "PUBLIC_THREAD",
     "TEXT",
     "VOICE",
     "Allowed",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
 
-from . import payloads
+from . import conformance, payloads
 from . import permissions as perms
 from .conformance import SpecViolation
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES
@@ -30,8 +30,9 @@ from .messages import (
     message_object,
     normalise_embed,
 )
-from .models import DM, Channel, StoredMessage
+from .models import DM, THREAD_ONLY_TYPES, Channel, StoredMessage
 from .records import BotMessage, InteractionResponse, InteractionState, RecordedRequest, UploadedFile
+from .threads import NOT_A_TEXT_CHANNEL, THREAD_ARCHIVED, ThreadRoutes
 from .validation import FormErrors, check_command, check_commands, check_components, check_message
 
 if TYPE_CHECKING:
@@ -175,6 +176,7 @@ class RestApi:
             r("GET", f"{hook}/messages/{target}", self.get_webhook_message, auth=False)
             r("PATCH", f"{hook}/messages/{target}", self.patch_webhook_message, auth=False)
             r("DELETE", f"{hook}/messages/{target}", self.delete_webhook_message, auth=False)
+        ThreadRoutes(self)
 
     def _route(self, method: str, template: str, handler: Handler, *, auth: bool = True) -> None:
         pattern = re.sub(r"\\{(\w+)\\}", r"(?P<\1>[^/]+)", re.escape(template))
@@ -202,7 +204,9 @@ class RestApi:
             operation = spec_operation.operation_id if spec_operation is not None else None
             if violations:
                 self.emu.spec_violations.extend(violations)
-                raise spec_refusal(violations)
+                refused = conformance.unexplained(violations, self.emu.spec_allowlist)
+                if refused:  # an allowlisted violation is recorded, and the request goes through
+                    raise spec_refusal(refused)
             found = self._match(request.method, path) if version in (9, 10) else None
             if found is None:
                 raise ApiError(404, 0, "404: Not Found")
@@ -423,10 +427,11 @@ class RestApi:
         return stored
 
     async def get_channel(self, call: Call) -> tuple[int, Any]:
-        return 200, payloads.channel(self.world, self._channel(call))
+        return 200, payloads.channel(self.world, self._channel(call), viewer_id=self.emu.bot_id)
 
     async def typing(self, call: Call) -> tuple[int, Any]:
-        self._channel(call, needed=perms.VIEW_CHANNEL | perms.SEND_MESSAGES)
+        channel = self._channel(call)
+        self._channel(call, needed=perms.VIEW_CHANNEL | self.world.send_permission(channel))
         return 204, None
 
     async def list_messages(self, call: Call) -> tuple[int, Any]:
@@ -450,8 +455,13 @@ class RestApi:
 
     async def post_message(self, call: Call) -> tuple[int, Any]:
         body = call.body if isinstance(call.body, dict) else {}
-        needed = perms.VIEW_CHANNEL | perms.SEND_MESSAGES | (perms.ATTACH_FILES if call.files else 0)
-        channel = self._channel(call, needed=needed)
+        channel = self._channel(call)
+        needed = perms.VIEW_CHANNEL | self.world.send_permission(channel)
+        channel = self._channel(call, needed=needed | (perms.ATTACH_FILES if call.files else 0))
+        if channel.type in THREAD_ONLY_TYPES:
+            raise fail(NOT_A_TEXT_CHANNEL)  # a forum takes posts (threads), not messages
+        if channel.thread is not None and channel.thread.archived:
+            raise fail(THREAD_ARCHIVED)
         reference = self._reference(channel, body.get("message_reference"))
         stored = await self.create_bot_message(channel, body, call.files, via="channel", reference=reference)
         return 200, copy.deepcopy(stored.payload)
@@ -593,10 +603,11 @@ class RestApi:
         reference: StoredMessage | None = None,
         interaction: InteractionState | None = None,
         loading: bool = False,
+        message_id: int | None = None,
     ) -> StoredMessage:
         if not loading:
             self._validate(body, files, creating=True)
-        message_id = self.emu.snowflakes.next()
+        message_id = message_id or self.emu.snowflakes.next()
         flags = int(body.get("flags") or 0) & SENDABLE_FLAGS
         if interaction is None:
             flags &= ~EPHEMERAL  # only interaction responses can be ephemeral
