@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -105,16 +104,12 @@ def test_bodies_are_checked_against_the_operations_schema() -> None:
 
 def test_every_operation_the_emulator_serves_is_in_the_spec() -> None:
     spec = load_spec()
-    source = (Path(__file__).parent / "discord_emulator" / "rest.py").read_text(encoding="utf-8")
-    routes = re.findall(r'r\("(\w+)", (?:f?"([^"]+)"|prefix \+ "([^"]+)")', source)
-    assert len(routes) > 20
-    for method, template, tail in routes:
-        for path in [template] if template else [f"/applications/1{tail}", f"/applications/1/guilds/2{tail}"]:
-            concrete = re.sub(r"\{hook\}", "/webhooks/1/t", path)
-            concrete = re.sub(r"\{target\}", "@original", concrete)
-            concrete = re.sub(r"\{\w+\}", "1", concrete)
-            found, _, _ = spec.resolve(method, concrete)
-            assert found is not None, f"{method} {path} is not in Discord's spec"
+    routes = [(method, template) for method, template, *_ in DiscordEmulator()._rest._routes]
+    assert len(routes) > 40
+    for method, template in routes:
+        concrete = re.sub(r"\{\w+\}", "1", template)
+        found, _, _ = spec.resolve(method, concrete)
+        assert found is not None, f"{method} {template} is not in Discord's spec"
 
 
 # in the emulator --------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from aiohttp import BodyPartReader, web
 from . import conformance, payloads
 from . import permissions as perms
 from .conformance import SpecViolation
+from .faults import Fault
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES
 from .mentions import Pings, effective
 from .messages import (
@@ -121,6 +122,13 @@ class Call:
 Handler = Callable[[Call], Awaitable[tuple[int, Any]]]
 
 
+def _injected_body(response: web.Response) -> Any:
+    text = response.text or ""
+    if response.content_type == "application/json":
+        return json.loads(text)
+    return text
+
+
 def json_response(status: int, body: Any) -> web.Response:
     """discord.py only decodes bodies whose content type is exactly application/json (no charset)."""
     if status == 204:
@@ -184,7 +192,7 @@ class RestApi:
 
     # plumbing -----------------------------------------------------------------------------------------------
 
-    async def handle(self, request: web.Request) -> web.Response:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
         match = re.match(r"^/api/v(\d+)(/.*)$", request.path)
         version = int(match.group(1)) if match else None
         path = match.group(2) if match else request.path
@@ -196,6 +204,8 @@ class RestApi:
         params: dict[str, str] = {}
         operation: str | None = None
         violations: list[SpecViolation] = []
+        fault: Fault | None = None
+        injected: web.Response | None = None
         try:
             body, files, has_body = await self._read_body(request)
             spec_operation, violations = self.emu.spec.check(
@@ -211,29 +221,60 @@ class RestApi:
             if found is None:
                 raise ApiError(404, 0, "404: Not Found")
             route, params, handler, needs_auth = found
-            if needs_auth and not authorized:
-                raise ApiError(401, 0, "401: Unauthorized")
-            status, answer = await handler(Call(params, query, body, files))
+            template = spec_operation.template if spec_operation is not None else None
+            fault = self.emu.faults.take(request.method, template, operation, self._channel_of(params))
+            if fault is not None:
+                if fault.hang is not None:
+                    await self.emu.faults.hold(fault)
+                if fault.hang is None or fault.then == "fail":
+                    injected = fault.response()
+                elif fault.then == "drop":
+                    injected = web.Response(status=499)  # never sent: the connection is closed instead
+            if injected is not None:
+                status, answer = injected.status, _injected_body(injected)
+            else:
+                if needs_auth and not authorized:
+                    raise ApiError(401, 0, "401: Unauthorized")
+                status, answer = await handler(Call(params, query, body, files))
         except ApiError as error:
             status, answer = error.status, error.body
-        await self.emu.requests.append(
-            RecordedRequest(
-                method=request.method,
-                path=path,
-                route=route,
-                params=params,
-                query=query,
-                json=body,
-                files=files,
-                status=status,
-                response=answer,
-                authorized=authorized,
-                api_version=version,
-                operation=operation,
-                violations=tuple(violations),
-            )
+        recorded = RecordedRequest(
+            method=request.method,
+            path=path,
+            route=route,
+            params=params,
+            query=query,
+            json=body,
+            files=files,
+            status=status,
+            response=answer,
+            authorized=authorized,
+            api_version=version,
+            operation=operation,
+            violations=tuple(violations),
+            injected=fault.describe() if fault is not None else None,
         )
+        if fault is not None:
+            fault.hits.append(recorded)
+        await self.emu.requests.append(recorded)
+        if fault is not None and fault.hang is not None and fault.then == "drop":
+            if request.transport is not None:
+                request.transport.close()  # the client sees the connection die without an answer
+            return web.Response(status=499)
+        if injected is not None:
+            return injected
         return json_response(status, answer)
+
+    def _channel_of(self, params: dict[str, str]) -> int | None:
+        """The channel a request is about: its path's channel, or the channel of the interaction answered."""
+        if "channel_id" in params:
+            return int(params["channel_id"]) if params["channel_id"].isdigit() else None
+        state = None
+        if "interaction_id" in params and params["interaction_id"].isdigit():
+            state = self.emu.interactions.get(int(params["interaction_id"]))
+        elif "token" in params:
+            state = self.emu.interactions_by_token.get(params["token"])
+        return state.sent.channel_id if state is not None else None
 
     def _match(self, method: str, path: str) -> tuple[str, dict[str, str], Handler, bool] | None:
         # the literal "@original"/"@me" routes are registered first, so they win over {message_id}/{user_id}
@@ -435,19 +476,47 @@ class RestApi:
         return 204, None
 
     async def list_messages(self, call: Call) -> tuple[int, Any]:
+        """Discord's paging: at most `limit` (1-100, default 50) messages, always newest first — the newest
+        ones (before `before`), the oldest ones after `after`, or those around `around` (itself included);
+        only one of before/after/around at a time."""
         channel = self._channel(call, needed=perms.VIEW_CHANNEL | perms.READ_MESSAGE_HISTORY)
-        limit = max(1, min(100, int(call.query.get("limit", 50))))
-        ids = [
+        limit = int(float(call.query.get("limit", 50)))
+        if not 1 <= limit <= 100:
+            raise invalid_form(
+                {"limit": {"_errors": [{"code": "NUMBER_TYPE_MAX", "message": "Must be between 1 and 100."}]}}
+            )
+        anchors = [k for k in ("before", "after", "around") if k in call.query]
+        if len(anchors) > 1:
+            raise invalid_form(
+                {
+                    anchors[1]: {
+                        "_errors": [
+                            {
+                                "code": "BASE_TYPE_BAD_LENGTH",
+                                "message": "before, after and around exclude each other",
+                            }
+                        ]
+                    }
+                }
+            )
+        ids = sorted(
             i
             for i in self.world.channel_messages.get(channel.id, [])
             if not self.world.messages[i].deleted and not self.world.messages[i].ephemeral
-        ]
-        if "before" in call.query:
-            ids = [i for i in ids if i < int(call.query["before"])]
+        )
         if "after" in call.query:
-            ids = [i for i in ids if i > int(call.query["after"])][:limit]
-        ids = sorted(ids, reverse=True)[:limit]
-        return 200, [copy.deepcopy(self.world.messages[i].payload) for i in ids]
+            after = int(call.query["after"])
+            page = [i for i in ids if i > after][:limit]
+        elif "around" in call.query:
+            around = int(call.query["around"])
+            older = [i for i in ids if i < around]
+            newer = [i for i in ids if i >= around]
+            take_older = min(len(older), limit // 2)
+            page = older[len(older) - take_older :] + newer[: limit - take_older]
+        else:
+            before = int(call.query["before"]) if "before" in call.query else None
+            page = [i for i in ids if before is None or i < before][-limit:]
+        return 200, [copy.deepcopy(self.world.messages[i].payload) for i in reversed(page)]
 
     async def get_message(self, call: Call) -> tuple[int, Any]:
         channel = self._channel(call, needed=perms.VIEW_CHANNEL | perms.READ_MESSAGE_HISTORY)
@@ -653,11 +722,18 @@ class RestApi:
         self.world.add_message(stored)
         if not stored.ephemeral:
             await self._dispatch_message("MESSAGE_CREATE", stored)
-        await self._journal("create", via, stored, body, files, pings)
+        answering = interaction.sent.id if interaction is not None else None
+        await self._journal("create", via, stored, body, files, pings, answering=answering)
         return stored
 
     async def edit_bot_message(
-        self, stored: StoredMessage, body: dict[str, Any], files: tuple[UploadedFile, ...], *, via: str
+        self,
+        stored: StoredMessage,
+        body: dict[str, Any],
+        files: tuple[UploadedFile, ...],
+        *,
+        via: str,
+        answering: int | None = None,
     ) -> None:
         self._validate(body, files, creating=False)
         candidate = copy.deepcopy(stored.payload)
@@ -699,9 +775,9 @@ class RestApi:
         stored.payload = candidate
         if not stored.ephemeral:
             await self._dispatch_message("MESSAGE_UPDATE", stored)
-        await self._journal("edit", via, stored, body, files, pings)
+        await self._journal("edit", via, stored, body, files, pings, answering=answering)
 
-    async def delete_stored(self, stored: StoredMessage, *, via: str) -> None:
+    async def delete_stored(self, stored: StoredMessage, *, via: str, answering: int | None = None) -> None:
         stored.deleted = True
         if not stored.ephemeral:
             data: dict[str, Any] = {"id": str(stored.id), "channel_id": str(stored.channel_id)}
@@ -710,7 +786,7 @@ class RestApi:
             await self.emu.gateway.dispatch(
                 "MESSAGE_DELETE", data, guild_id=stored.guild_id, intent=self._message_intent(stored)
             )
-        await self._journal("delete", via, stored, {}, (), Pings())
+        await self._journal("delete", via, stored, {}, (), Pings(), answering=answering)
 
     @staticmethod
     def _message_intent(stored: StoredMessage) -> int:
@@ -733,6 +809,8 @@ class RestApi:
         body: dict[str, Any],
         files: tuple[UploadedFile, ...],
         pings: Pings,
+        *,
+        answering: int | None = None,
     ) -> None:
         await self.emu.bot_messages.append(
             BotMessage(
@@ -747,6 +825,7 @@ class RestApi:
                 message=copy.deepcopy(stored.payload),
                 pings=pings,
                 ephemeral=stored.ephemeral,
+                answering=answering,
             )
         )
 
@@ -837,6 +916,10 @@ class RestApi:
         state = self.emu.interactions_by_token.get(call.params["token"])
         if state is None:
             raise fail(UNKNOWN_WEBHOOK)
+        age = self.emu.interaction_clock() - state.dispatched_at
+        if age > self.emu.token_lifetime:  # an interaction token lives 15 minutes
+            state.refused.append(("webhook", 401, 50027))
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return state
 
     async def interaction_callback(self, call: Call) -> tuple[int, Any]:
@@ -846,7 +929,11 @@ class RestApi:
         if state.sent.token != call.params["token"]:
             raise ApiError(401, 50027, "Invalid Webhook Token")
         if state.response is not None:
+            state.refused.append(("callback", 400, 40060))
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if self.emu.interaction_clock() - state.dispatched_at > self.emu.interaction_window:
+            state.refused.append(("callback", *UNKNOWN_INTERACTION[:2]))
+            raise fail(UNKNOWN_INTERACTION)  # Discord forgets an interaction not answered within 3 s
         body = call.body if isinstance(call.body, dict) else {}
         kind = body.get("type")
         data = body.get("data")
@@ -878,7 +965,9 @@ class RestApi:
             if source is None or source.deleted:
                 raise wrong_type("only interactions on a message can update it")
             if kind == UPDATE_MESSAGE:
-                await self.edit_bot_message(source, data or {}, call.files, via="component_update")
+                await self.edit_bot_message(
+                    source, data or {}, call.files, via="component_update", answering=sent.id
+                )
                 message = source
             state.original_message_id = source.id
         elif kind == AUTOCOMPLETE_RESULT:
@@ -932,6 +1021,7 @@ class RestApi:
             data=copy.deepcopy(data),
             message_id=message.id if message is not None else None,
             files=call.files,
+            after=self.emu.interaction_clock() - state.dispatched_at,
         )
         state.response = response
         await self.emu.interaction_responses.append(response)
@@ -979,12 +1069,12 @@ class RestApi:
         return 200, copy.deepcopy(self._webhook_message(call)[1].payload)
 
     async def patch_webhook_message(self, call: Call) -> tuple[int, Any]:
-        _, stored = self._webhook_message(call)
+        state, stored = self._webhook_message(call)
         body = call.body if isinstance(call.body, dict) else {}
-        await self.edit_bot_message(stored, body, call.files, via="webhook_edit")
+        await self.edit_bot_message(stored, body, call.files, via="webhook_edit", answering=state.sent.id)
         return 200, copy.deepcopy(stored.payload)
 
     async def delete_webhook_message(self, call: Call) -> tuple[int, Any]:
-        _, stored = self._webhook_message(call)
-        await self.delete_stored(stored, via="webhook_delete")
+        state, stored = self._webhook_message(call)
+        await self.delete_stored(stored, via="webhook_delete", answering=state.sent.id)
         return 204, None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import copy
 import secrets
+import time
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from types import EllipsisType, TracebackType
@@ -23,6 +24,7 @@ from aiohttp import web
 from . import conformance, payloads
 from . import interactions as ix
 from . import permissions as perms
+from .faults import Fault, Faults
 from .gateway import (
     DIRECT_MESSAGES,
     GUILD_MEMBERS,
@@ -57,7 +59,14 @@ from .models import (
     User,
     World,
 )
-from .records import BotMessage, InteractionResponse, InteractionState, RecordedRequest, SentInteraction
+from .records import (
+    BotMessage,
+    InteractionAnswers,
+    InteractionResponse,
+    InteractionState,
+    RecordedRequest,
+    SentInteraction,
+)
 from .rest import RestApi
 from .snowflakes import SnowflakeFactory, snowflake_time
 from .threads import Threads
@@ -86,6 +95,8 @@ class DiscordEmulator:
         recommended_shards: int = 1,
         allowed_privileged_intents: int = PRIVILEGED,
         heartbeat_interval_ms: int = 41_250,
+        interaction_window: float = 3.0,
+        token_lifetime: float = 15 * 60,
     ) -> None:
         self.recommended_shards = recommended_shards
         self.allowed_privileged_intents = allowed_privileged_intents
@@ -106,6 +117,10 @@ class DiscordEmulator:
         self.bot_messages: Journal[BotMessage] = Journal("bot message")
         self.interaction_responses: Journal[InteractionResponse] = Journal("interaction response")
         self._delivered: dict[int, tuple[str, dict[str, Any], int | None, int]] = {}
+        self.interaction_window = interaction_window  # seconds a bot has to answer an interaction
+        self.token_lifetime = token_lifetime  # seconds its token then works for followups and edits
+        self.interaction_clock: Callable[[], float] = time.monotonic
+        self.faults = Faults()
         self.spec = conformance.load_spec()
         self.spec_violations: list[conformance.SpecViolation] = []
         self.spec_allowlist: list[conformance.Allowed] = list(conformance.ALLOWLIST)
@@ -133,6 +148,7 @@ class DiscordEmulator:
     async def stop(self) -> None:
         if self._runner is None:
             return
+        self.faults.stop()  # held (hanging) requests end now
         await self.gateway.close()
         await self._runner.cleanup()
         self._runner = None
@@ -699,6 +715,7 @@ class DiscordEmulator:
         self.interactions[interaction_id] = state
         self.interactions_by_token[token] = state
         self._delivered[interaction_id] = ("INTERACTION_CREATE", body, guild_id, 0)
+        state.dispatched_at = self.interaction_clock()  # the 3-second window starts now
         await self.redeliver(interaction_id)
         return sent
 
@@ -1039,6 +1056,79 @@ class DiscordEmulator:
         return await self.interaction_responses.wait(
             lambda r: r.interaction_id == interaction.id, timeout=timeout, what="interaction response"
         )
+
+    def answers(self, interaction: SentInteraction) -> InteractionAnswers:
+        """What the bot did about this interaction so far: its callback (deferred or not, and how long after
+        the event), refused attempts (a late callback: 10062; an expired token: 50027), and every message
+        created, edited or deleted answering it, in order."""
+        state = self.interactions[interaction.id]
+        return InteractionAnswers(
+            interaction_id=interaction.id,
+            response=state.response,
+            refused=tuple(state.refused),
+            messages=tuple(m for m in self.bot_messages if m.answering == interaction.id),
+        )
+
+    async def wait_for_answers(
+        self,
+        interaction: SentInteraction,
+        predicate: Callable[[InteractionAnswers], bool] = lambda a: a.acknowledged or bool(a.refused),
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> InteractionAnswers:
+        """Until the bot's answers to this interaction satisfy `predicate` (by default: it answered, or tried
+        and was refused)."""
+        if not predicate(self.answers(interaction)):  # every answer is a request: re-check as they arrive
+            await self.requests.wait(
+                lambda _: predicate(self.answers(interaction)),
+                timeout=timeout,
+                consume=False,
+                what=f"answers to interaction {interaction.id}",
+            )
+        return self.answers(interaction)
+
+    # injected REST failures ---------------------------------------------------------------------------------
+
+    def fail_requests(
+        self,
+        *,
+        operation: str | None = None,
+        method: str | None = None,
+        route: str | None = None,
+        channel: int | None = None,
+        status: int = 500,
+        times: int = 1,
+        retry_after: float = 0.1,
+        is_global: bool = False,
+        code: int | None = None,
+        message: str | None = None,
+        hang: float | None = None,
+        then: str = "drop",
+    ) -> Fault:
+        """The next `times` requests that match (spec operationId, method, spec path template, channel —
+        all given must match) fail with `status` (403 Missing Permissions, 500, 502/503/504 from the edge,
+        429 with `retry_after`) or, with `hang` seconds (math.inf: until `fault.release()`), get no answer
+        and then `then`: "drop" the connection, "fail" with `status`, or "process" late. Returns the rule;
+        `fault.hits` lists the requests it answered."""
+        return self.faults.add(
+            Fault(
+                method=method,
+                route=route,
+                operation=operation,
+                channel=channel,
+                status=status,
+                times=times,
+                retry_after=retry_after,
+                is_global=is_global,
+                code=code,
+                message=message,
+                hang=hang,
+                then=then,
+            )
+        )
+
+    def clear_failures(self) -> None:
+        """Forget every injected failure (held requests go on)."""
+        self.faults.clear()
 
     async def wait_for_gateway(
         self,
