@@ -2,11 +2,16 @@
 
 Start it with `async with DiscordEmulator() as emu`, point discord.py at it with
 `bot.discord.endpoint.use_endpoints(emu.api_base, emu.gateway_url)`, run the client with `running_client`,
-then act as users (`send_message`, `slash_command`, `click`, …) and read what the bot did (`next_message`,
-`wait_for_response`, `requests`, `gateway_log`). See docs in server.py and fixtures.py.
+then act as users (`send_message`, `slash_command`, `click`, `post_in_forum`, `start_thread`, …) and read what
+the bot did (`next_message`, `wait_for_response`, `answers`, `requests`, `gateway_log`). Threads and forums:
+threads.py; the interaction clock (3 s to acknowledge, 15 min of token): `interaction_window`,
+`token_lifetime`; injected REST failures: `fail_requests` (faults.py) with `quick_retries` (fixtures.py).
+Every REST request is checked against Discord's OpenAPI description (conformance.py, spec/README.md).
 """
 
-from .fixtures import discord_emulator, running_client
+from .conformance import Allowed, SpecViolation
+from .faults import Fault
+from .fixtures import discord_emulator, quick_discord_retries, quick_retries, running_client
 from .gateway import (
     DIRECT_MESSAGES,
     GUILD_MEMBERS,
@@ -19,10 +24,23 @@ from .gateway import (
 )
 from .journal import EmulatorTimeout, Journal
 from .mentions import Pings
-from .models import CATEGORY, DM, TEXT, VOICE, UsageError
+from .models import (
+    ANNOUNCEMENT_THREAD,
+    CATEGORY,
+    DM,
+    FORUM,
+    MEDIA,
+    NEWS,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    TEXT,
+    VOICE,
+    UsageError,
+)
 from .permissions import Overwrite
 from .records import (
     BotMessage,
+    InteractionAnswers,
     InteractionResponse,
     RecordedRequest,
     SentInteraction,
@@ -32,21 +50,30 @@ from .server import DiscordEmulator
 from .snowflakes import SnowflakeFactory, shard_of, snowflake_time
 
 __all__ = [
+    "ANNOUNCEMENT_THREAD",
     "CATEGORY",
     "DIRECT_MESSAGES",
     "DM",
+    "FORUM",
     "GUILDS",
     "GUILD_MEMBERS",
     "GUILD_MESSAGES",
     "GUILD_PRESENCES",
+    "MEDIA",
     "MESSAGE_CONTENT",
+    "NEWS",
+    "PRIVATE_THREAD",
     "PRIVILEGED",
+    "PUBLIC_THREAD",
     "TEXT",
     "VOICE",
+    "Allowed",
     "BotMessage",
     "DiscordEmulator",
     "EmulatorTimeout",
+    "Fault",
     "GatewayRecord",
+    "InteractionAnswers",
     "InteractionResponse",
     "Journal",
     "Overwrite",
@@ -54,9 +81,12 @@ __all__ = [
     "RecordedRequest",
     "SentInteraction",
     "SnowflakeFactory",
+    "SpecViolation",
     "UploadedFile",
     "UsageError",
     "discord_emulator",
+    "quick_discord_retries",
+    "quick_retries",
     "running_client",
     "shard_of",
     "snowflake_time",

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from typing import TypeVar
+from collections.abc import AsyncIterator, Iterator
+from typing import Any, TypeVar
 
 import discord
+import discord.http
 import pytest
 
 from bot.discord.endpoint import use_endpoints
@@ -56,3 +57,36 @@ async def running_client(
             await asyncio.wait_for(task, close_timeout)
         except TimeoutError:
             raise AssertionError(f"the client did not stop within {close_timeout}s of close()") from None
+
+
+class _ScaledAsyncio:
+    """The asyncio module as discord.http sees it, with every sleep shortened by `factor`."""
+
+    def __init__(self, factor: float) -> None:
+        self._factor = factor
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, delay: float, result: Any = None) -> Any:
+        return await asyncio.sleep(delay * self._factor, result)
+
+
+@contextlib.contextmanager
+def quick_retries(factor: float = 0.01) -> Iterator[None]:
+    """discord.py's REST client sleeps 1, 3, 5, 7 s between its five tries of a 500/502/504 and a 429's
+    retry_after before trying again; inside this block those sleeps take `factor` of that time, so a test can
+    watch it retry (and give up) for real without waiting 25 s."""
+    original = discord.http.asyncio
+    discord.http.asyncio = _ScaledAsyncio(factor)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        discord.http.asyncio = original
+
+
+@pytest.fixture
+def quick_discord_retries() -> Iterator[None]:
+    """`quick_retries()` for a whole test."""
+    with quick_retries():
+        yield

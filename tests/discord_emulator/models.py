@@ -17,7 +17,16 @@ DM = 1
 VOICE = 2
 CATEGORY = 4
 NEWS = 5
+ANNOUNCEMENT_THREAD = 10
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
 FORUM = 15
+MEDIA = 16
+
+THREAD_TYPES = frozenset({ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD})
+THREAD_ONLY_TYPES = frozenset({FORUM, MEDIA})  # channels that hold posts (threads), not messages
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+REQUIRE_TAG = 1 << 4  # forum channel flag: a post needs a tag
 
 
 class UsageError(ValueError):
@@ -57,6 +66,24 @@ class Member:
 
 
 @dataclass
+class ThreadState:
+    """What a thread has beyond a channel: its creator, metadata and members (user id → join time)."""
+
+    owner_id: int
+    created_at: datetime
+    archive_timestamp: datetime
+    auto_archive_duration: int = 1440
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    archiver_id: int | None = None
+    applied_tags: list[int] = field(default_factory=list)
+    members: dict[int, datetime] = field(default_factory=dict)
+    message_count: int = 0
+    total_message_sent: int = 0
+
+
+@dataclass
 class Channel:
     id: int
     type: int
@@ -69,6 +96,23 @@ class Channel:
     overwrites: list[perms.Overwrite] = field(default_factory=list)
     recipient_ids: list[int] = field(default_factory=list)
     last_message_id: int | None = None
+    rate_limit_per_user: int = 0
+    flags: int = 0
+    default_auto_archive_duration: int | None = None
+    available_tags: list[dict[str, Any]] = field(default_factory=list)  # forum/media channels
+    thread: ThreadState | None = None  # set for threads (types 10, 11, 12)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.thread is not None
+
+    def tag_id(self, name: str) -> int:
+        for tag in self.available_tags:
+            if tag["name"] == name:
+                return int(tag["id"])
+        raise UsageError(
+            f"channel {self.id} has no tag {name!r} (it has {[t['name'] for t in self.available_tags]})"
+        )
 
 
 @dataclass
@@ -80,6 +124,7 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
+    thread_ids: list[int] = field(default_factory=list)
     joined_at: datetime | None = None
 
     @property
@@ -148,6 +193,15 @@ class World:
         channel = self.channels.get(stored.channel_id)
         if channel is not None and not stored.ephemeral:
             channel.last_message_id = stored.id
+            if channel.thread is not None:
+                if stored.id != channel.id:  # a forum post's starter message (same id) is not counted
+                    channel.thread.message_count += 1
+                channel.thread.total_message_sent += 1
+                stored.payload["position"] = channel.thread.total_message_sent - 1
+
+    def send_permission(self, channel: Channel) -> int:
+        """The permission a send needs here: in threads it is SEND_MESSAGES_IN_THREADS, not SEND_MESSAGES."""
+        return perms.SEND_MESSAGES_IN_THREADS if channel.is_thread else perms.SEND_MESSAGES
 
     def permissions(self, guild_id: int, user_id: int, channel_id: int | None = None) -> int:
         """What Discord would compute for this member, in the channel when one is given."""
@@ -163,6 +217,15 @@ class World:
         if channel_id is None:
             return base
         channel = self.channel(channel_id)
+        if channel.thread is not None:  # a thread has no overwrites: its parent's permissions apply
+            granted = self.permissions(guild_id, user_id, channel.parent_id)
+            if (
+                channel.type == PRIVATE_THREAD
+                and user_id not in channel.thread.members
+                and not granted & perms.MANAGE_THREADS
+            ):
+                return 0  # a private thread is seen by its members and the thread moderators only
+            return granted
         overwrites = list(channel.overwrites)
         if channel.parent_id is not None and not overwrites and channel.parent_id in self.channels:
             overwrites = list(self.channels[channel.parent_id].overwrites)  # synced with its category

@@ -5,9 +5,23 @@ Field sets follow Discord's documentation closely enough that discord.py's parse
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from .models import CATEGORY, DM, VOICE, Channel, Guild, Member, Role, User, World
+from .models import (
+    CATEGORY,
+    DM,
+    PRIVATE_THREAD,
+    THREAD_ONLY_TYPES,
+    VOICE,
+    Channel,
+    Guild,
+    Member,
+    Role,
+    User,
+    World,
+)
+from .permissions import VIEW_CHANNEL
 from .snowflakes import iso
 
 Payload = dict[str, Any]
@@ -87,7 +101,61 @@ def member(
     return payload
 
 
-def channel(world: World, record: Channel, *, with_guild_id: bool = True) -> Payload:
+def thread_member(thread_id: int, user_id: int, joined: datetime) -> Payload:
+    return {"id": str(thread_id), "user_id": str(user_id), "join_timestamp": iso(joined), "flags": 0}
+
+
+def thread(world: World, record: Channel, *, viewer_id: int | None = None) -> Payload:
+    """A thread channel object (types 10/11/12), with `member` when `viewer_id` has joined it."""
+    state = record.thread
+    assert state is not None
+    metadata: Payload = {
+        "archived": state.archived,
+        "auto_archive_duration": state.auto_archive_duration,
+        "archive_timestamp": iso(state.archive_timestamp),
+        "locked": state.locked,
+        "create_timestamp": iso(state.created_at),
+    }
+    if record.type == PRIVATE_THREAD:
+        metadata["invitable"] = state.invitable
+    payload: Payload = {
+        "id": str(record.id),
+        "type": record.type,
+        "guild_id": str(record.guild_id),
+        "parent_id": str(record.parent_id),
+        "owner_id": str(state.owner_id),
+        "name": record.name,
+        "last_message_id": str(record.last_message_id) if record.last_message_id else None,
+        "rate_limit_per_user": record.rate_limit_per_user,
+        "flags": record.flags,
+        "message_count": state.message_count,
+        "member_count": min(len(state.members), 50),
+        "total_message_sent": state.total_message_sent,
+        "thread_metadata": metadata,
+    }
+    parent = world.channels.get(record.parent_id or 0)
+    if parent is not None and parent.type in THREAD_ONLY_TYPES:
+        payload["applied_tags"] = [str(t) for t in state.applied_tags]
+    if viewer_id is not None and viewer_id in state.members:
+        payload["member"] = thread_member(record.id, viewer_id, state.members[viewer_id])
+    return payload
+
+
+def forum_tag(tag: dict[str, Any]) -> Payload:
+    return {
+        "id": str(tag["id"]),
+        "name": tag["name"],
+        "moderated": bool(tag.get("moderated", False)),
+        "emoji_id": tag.get("emoji_id"),
+        "emoji_name": tag.get("emoji_name"),
+    }
+
+
+def channel(
+    world: World, record: Channel, *, with_guild_id: bool = True, viewer_id: int | None = None
+) -> Payload:
+    if record.thread is not None:
+        return thread(world, record, viewer_id=viewer_id)
     if record.type == DM:
         return {
             "id": str(record.id),
@@ -108,13 +176,24 @@ def channel(world: World, record: Channel, *, with_guild_id: bool = True) -> Pay
     }
     if with_guild_id:
         payload["guild_id"] = str(record.guild_id)
+    payload["flags"] = record.flags
     if record.type == VOICE:
         payload.update(bitrate=64000, user_limit=0, rtc_region=None, rate_limit_per_user=0)
     elif record.type != CATEGORY:
         payload.update(
             topic=record.topic,
-            rate_limit_per_user=0,
+            rate_limit_per_user=record.rate_limit_per_user,
             last_message_id=str(record.last_message_id) if record.last_message_id else None,
+        )
+        if record.default_auto_archive_duration is not None:
+            payload["default_auto_archive_duration"] = record.default_auto_archive_duration
+    if record.type in THREAD_ONLY_TYPES:
+        payload.update(
+            available_tags=[forum_tag(t) for t in record.available_tags],
+            default_reaction_emoji=None,
+            default_thread_rate_limit_per_user=0,
+            default_sort_order=None,
+            default_forum_layout=0,
         )
     return payload
 
@@ -159,8 +238,31 @@ def guild(world: World, record: Guild) -> Payload:
     }
 
 
+def active_threads(
+    world: World, record: Guild, viewer_id: int | None, channel_ids: set[int] | None = None
+) -> list[Payload]:
+    """The guild's unarchived threads the viewer can see (in those parent channels, when given)."""
+    found = []
+    for thread_id in record.thread_ids:
+        item = world.channels[thread_id]
+        if item.thread is None or item.thread.archived:
+            continue
+        if channel_ids is not None and item.parent_id not in channel_ids:
+            continue
+        if viewer_id is not None and not world.can(record.id, viewer_id, thread_id, VIEW_CHANNEL):
+            continue
+        found.append(thread(world, item, viewer_id=viewer_id))
+    return found
+
+
 def guild_create(
-    world: World, record: Guild, *, members: list[Member], initial: bool, large_threshold: int
+    world: World,
+    record: Guild,
+    *,
+    members: list[Member],
+    initial: bool,
+    large_threshold: int,
+    viewer_id: int | None = None,
 ) -> Payload:
     """GUILD_CREATE: the guild plus channels, members sent and counts. `initial` marks a guild announced
     as unavailable in READY; it then arrives with unavailable=false (discord.py: guild_available)."""
@@ -174,7 +276,7 @@ def guild_create(
         voice_states=[],
         members=[member(world, m) for m in members],
         channels=[channel(world, world.channels[c], with_guild_id=False) for c in record.channel_ids],
-        threads=[],
+        threads=active_threads(world, record, viewer_id),
         presences=[],
         stage_instances=[],
         guild_scheduled_events=[],

@@ -25,6 +25,9 @@ USE_EXTERNAL_EMOJIS = 1 << 18
 CHANGE_NICKNAME = 1 << 26
 MANAGE_ROLES = 1 << 28
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 
 ALL = (1 << 51) - 1
@@ -40,6 +43,8 @@ EVERYONE_DEFAULT = (
     | USE_EXTERNAL_EMOJIS
     | CHANGE_NICKNAME
     | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | CREATE_PRIVATE_THREADS
     | SEND_MESSAGES_IN_THREADS
 )
 """Roughly what a fresh server grants @everyone."""
@@ -52,9 +57,11 @@ BOT_DEFAULT = (
     | READ_MESSAGE_HISTORY
     | ADD_REACTIONS
     | USE_EXTERNAL_EMOJIS
+    | CREATE_PUBLIC_THREADS
     | SEND_MESSAGES_IN_THREADS
 )
-"""What a typical invite link asks for a croupier bot (its managed role)."""
+"""What a typical invite link asks for a croupier bot (its managed role); MANAGE_THREADS (to lock a thread)
+is granted by a test that needs it."""
 
 ROLE_OVERWRITE = 0
 MEMBER_OVERWRITE = 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .conformance import SpecViolation
 from .mentions import Pings
 from .validation import iter_components
 
@@ -38,6 +39,9 @@ class RecordedRequest:
     response: Any
     authorized: bool
     api_version: int | None
+    operation: str | None = None  # the operationId of Discord's OpenAPI description
+    violations: tuple[SpecViolation, ...] = ()
+    injected: str | None = None  # the injected failure that answered it, if any
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class BotMessage:
     message: dict[str, Any]
     pings: Pings
     ephemeral: bool
+    answering: int | None = None  # the interaction this create/edit/delete answered (callback, followup, …)
 
     @property
     def content(self) -> str:
@@ -120,10 +125,16 @@ class InteractionResponse:
     data: dict[str, Any] | None
     message_id: int | None
     files: tuple[UploadedFile, ...]
+    after: float = 0.0  # seconds between INTERACTION_CREATE and this callback
 
     @property
     def ephemeral(self) -> bool:
         return bool(int((self.data or {}).get("flags") or 0) & 64)
+
+    @property
+    def deferred(self) -> bool:
+        """Type 5 (a message follows) or 6 (the clicked message will be edited)."""
+        return self.type in (5, 6)
 
 
 @dataclass
@@ -135,3 +146,37 @@ class InteractionState:
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    dispatched_at: float = 0.0  # the emulator's interaction_clock() when INTERACTION_CREATE went out
+    refused: list[tuple[str, int, int]] = field(default_factory=list)  # (callback|webhook, status, code)
+
+
+@dataclass(frozen=True)
+class InteractionAnswers:
+    """Everything the bot did about one interaction: the accepted callback, the refused attempts, and every
+    message it created, edited or deleted answering it (original response, followups, component updates)."""
+
+    interaction_id: int
+    response: InteractionResponse | None
+    refused: tuple[tuple[str, int, int], ...]
+    messages: tuple[BotMessage, ...]
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.response is not None
+
+    @property
+    def deferred(self) -> bool:
+        return self.response is not None and self.response.deferred
+
+    @property
+    def late(self) -> bool:
+        """The bot's callback came after the window and Discord answered 10062 Unknown interaction."""
+        return any(code == 10062 for _, _, code in self.refused)
+
+    @property
+    def followups(self) -> list[BotMessage]:
+        return [m for m in self.messages if m.via == "followup" and m.action == "create"]
+
+    @property
+    def edits(self) -> list[BotMessage]:
+        return [m for m in self.messages if m.action == "edit"]

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
 
-from . import payloads
+from . import conformance, payloads
 from . import permissions as perms
+from .conformance import SpecViolation
+from .faults import Fault
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES
 from .mentions import Pings, effective
 from .messages import (
@@ -29,8 +31,9 @@ from .messages import (
     message_object,
     normalise_embed,
 )
-from .models import DM, Channel, StoredMessage
+from .models import DM, THREAD_ONLY_TYPES, Channel, StoredMessage
 from .records import BotMessage, InteractionResponse, InteractionState, RecordedRequest, UploadedFile
+from .threads import NOT_A_TEXT_CHANNEL, THREAD_ARCHIVED, ThreadRoutes
 from .validation import FormErrors, check_command, check_commands, check_components, check_message
 
 if TYPE_CHECKING:
@@ -81,6 +84,22 @@ def fail(error: tuple[int, int, str]) -> ApiError:
     return ApiError(*error)
 
 
+def spec_refusal(violations: list[SpecViolation]) -> ApiError:
+    """What Discord answers a request its schema refuses: 404 for a route it does not have, 405 for a method
+    the route does not take, 400 Invalid Form Body otherwise."""
+    first = violations[0]
+    if first.operation is None:
+        if first.template is None:
+            return ApiError(404, 0, "404: Not Found")
+        return ApiError(405, 0, "405: Method Not Allowed")
+    errors: dict[str, Any] = {}
+    for violation in violations:
+        errors.setdefault("_spec", {}).setdefault("_errors", []).append(
+            {"code": "SPEC_VIOLATION", "message": f"{violation.reason}: {violation.detail}"}
+        )
+    return invalid_form(errors)
+
+
 @dataclass
 class Call:
     """One parsed request as a handler sees it."""
@@ -101,6 +120,13 @@ class Call:
 
 
 Handler = Callable[[Call], Awaitable[tuple[int, Any]]]
+
+
+def _injected_body(response: web.Response) -> Any:
+    text = response.text or ""
+    if response.content_type == "application/json":
+        return json.loads(text)
+    return text
 
 
 def json_response(status: int, body: Any) -> web.Response:
@@ -158,6 +184,7 @@ class RestApi:
             r("GET", f"{hook}/messages/{target}", self.get_webhook_message, auth=False)
             r("PATCH", f"{hook}/messages/{target}", self.patch_webhook_message, auth=False)
             r("DELETE", f"{hook}/messages/{target}", self.delete_webhook_message, auth=False)
+        ThreadRoutes(self)
 
     def _route(self, method: str, template: str, handler: Handler, *, auth: bool = True) -> None:
         pattern = re.sub(r"\\{(\w+)\\}", r"(?P<\1>[^/]+)", re.escape(template))
@@ -165,7 +192,7 @@ class RestApi:
 
     # plumbing -----------------------------------------------------------------------------------------------
 
-    async def handle(self, request: web.Request) -> web.Response:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
         match = re.match(r"^/api/v(\d+)(/.*)$", request.path)
         version = int(match.group(1)) if match else None
         path = match.group(2) if match else request.path
@@ -175,33 +202,79 @@ class RestApi:
         files: tuple[UploadedFile, ...] = ()
         route: str | None = None
         params: dict[str, str] = {}
+        operation: str | None = None
+        violations: list[SpecViolation] = []
+        fault: Fault | None = None
+        injected: web.Response | None = None
         try:
-            body, files = await self._read_body(request)
+            body, files, has_body = await self._read_body(request)
+            spec_operation, violations = self.emu.spec.check(
+                request.method, path if version is not None else request.path, query, body, has_body=has_body
+            )
+            operation = spec_operation.operation_id if spec_operation is not None else None
+            if violations:
+                self.emu.spec_violations.extend(violations)
+                refused = conformance.unexplained(violations, self.emu.spec_allowlist)
+                if refused:  # an allowlisted violation is recorded, and the request goes through
+                    raise spec_refusal(refused)
             found = self._match(request.method, path) if version in (9, 10) else None
             if found is None:
                 raise ApiError(404, 0, "404: Not Found")
             route, params, handler, needs_auth = found
-            if needs_auth and not authorized:
-                raise ApiError(401, 0, "401: Unauthorized")
-            status, answer = await handler(Call(params, query, body, files))
+            template = spec_operation.template if spec_operation is not None else None
+            fault = self.emu.faults.take(request.method, template, operation, self._channel_of(params))
+            if fault is not None:
+                if fault.hang is not None:
+                    await self.emu.faults.hold(fault)
+                if fault.hang is None or fault.then == "fail":
+                    injected = fault.response()
+                elif fault.then == "drop":
+                    injected = web.Response(status=499)  # never sent: the connection is closed instead
+            if injected is not None:
+                status, answer = injected.status, _injected_body(injected)
+            else:
+                if needs_auth and not authorized:
+                    raise ApiError(401, 0, "401: Unauthorized")
+                status, answer = await handler(Call(params, query, body, files))
         except ApiError as error:
             status, answer = error.status, error.body
-        await self.emu.requests.append(
-            RecordedRequest(
-                method=request.method,
-                path=path,
-                route=route,
-                params=params,
-                query=query,
-                json=body,
-                files=files,
-                status=status,
-                response=answer,
-                authorized=authorized,
-                api_version=version,
-            )
+        recorded = RecordedRequest(
+            method=request.method,
+            path=path,
+            route=route,
+            params=params,
+            query=query,
+            json=body,
+            files=files,
+            status=status,
+            response=answer,
+            authorized=authorized,
+            api_version=version,
+            operation=operation,
+            violations=tuple(violations),
+            injected=fault.describe() if fault is not None else None,
         )
+        if fault is not None:
+            fault.hits.append(recorded)
+        await self.emu.requests.append(recorded)
+        if fault is not None and fault.hang is not None and fault.then == "drop":
+            if request.transport is not None:
+                request.transport.close()  # the client sees the connection die without an answer
+            return web.Response(status=499)
+        if injected is not None:
+            return injected
         return json_response(status, answer)
+
+    def _channel_of(self, params: dict[str, str]) -> int | None:
+        """The channel a request is about: its path's channel, or the channel of the interaction answered."""
+        if "channel_id" in params:
+            return int(params["channel_id"]) if params["channel_id"].isdigit() else None
+        state = None
+        if "interaction_id" in params and params["interaction_id"].isdigit():
+            state = self.emu.interactions.get(int(params["interaction_id"]))
+        elif "token" in params:
+            state = self.emu.interactions_by_token.get(params["token"])
+        return state.sent.channel_id if state is not None else None
 
     def _match(self, method: str, path: str) -> tuple[str, dict[str, str], Handler, bool] | None:
         # the literal "@original"/"@me" routes are registered first, so they win over {message_id}/{user_id}
@@ -213,28 +286,34 @@ class RestApi:
                 return template, hit.groupdict(), handler, auth
         return None
 
-    async def _read_body(self, request: web.Request) -> tuple[Any, tuple[UploadedFile, ...]]:
+    async def _read_body(self, request: web.Request) -> tuple[Any, tuple[UploadedFile, ...], bool]:
+        """The JSON body (a multipart request's payload_json), the uploaded files, and whether there was a
+        JSON body at all."""
         if not request.can_read_body:
-            return None, ()
+            return None, (), False
         if request.content_type == "multipart/form-data":
             body: Any = None
+            has_body = False
             files: list[UploadedFile] = []
             reader = await request.multipart()
             async for part in reader:
                 if not isinstance(part, BodyPartReader):
                     continue
                 if part.name == "payload_json":
-                    body = json.loads(await part.text())
+                    try:
+                        body, has_body = json.loads(await part.text()), True
+                    except ValueError:
+                        raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
                 elif part.filename:
                     data = bytes(await part.read())
                     content_type = part.headers.get("Content-Type", "application/octet-stream")
                     files.append(UploadedFile(part.name or "", part.filename, content_type, data))
-            return body, tuple(files)
+            return body, tuple(files), has_body
         text = await request.text()
         if not text:
-            return None, ()
+            return None, (), False
         try:
-            return json.loads(text), ()
+            return json.loads(text), (), True
         except ValueError:
             raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
 
@@ -389,26 +468,55 @@ class RestApi:
         return stored
 
     async def get_channel(self, call: Call) -> tuple[int, Any]:
-        return 200, payloads.channel(self.world, self._channel(call))
+        return 200, payloads.channel(self.world, self._channel(call), viewer_id=self.emu.bot_id)
 
     async def typing(self, call: Call) -> tuple[int, Any]:
-        self._channel(call, needed=perms.VIEW_CHANNEL | perms.SEND_MESSAGES)
+        channel = self._channel(call)
+        self._channel(call, needed=perms.VIEW_CHANNEL | self.world.send_permission(channel))
         return 204, None
 
     async def list_messages(self, call: Call) -> tuple[int, Any]:
+        """Discord's paging: at most `limit` (1-100, default 50) messages, always newest first — the newest
+        ones (before `before`), the oldest ones after `after`, or those around `around` (itself included);
+        only one of before/after/around at a time."""
         channel = self._channel(call, needed=perms.VIEW_CHANNEL | perms.READ_MESSAGE_HISTORY)
-        limit = max(1, min(100, int(call.query.get("limit", 50))))
-        ids = [
+        limit = int(float(call.query.get("limit", 50)))
+        if not 1 <= limit <= 100:
+            raise invalid_form(
+                {"limit": {"_errors": [{"code": "NUMBER_TYPE_MAX", "message": "Must be between 1 and 100."}]}}
+            )
+        anchors = [k for k in ("before", "after", "around") if k in call.query]
+        if len(anchors) > 1:
+            raise invalid_form(
+                {
+                    anchors[1]: {
+                        "_errors": [
+                            {
+                                "code": "BASE_TYPE_BAD_LENGTH",
+                                "message": "before, after and around exclude each other",
+                            }
+                        ]
+                    }
+                }
+            )
+        ids = sorted(
             i
             for i in self.world.channel_messages.get(channel.id, [])
             if not self.world.messages[i].deleted and not self.world.messages[i].ephemeral
-        ]
-        if "before" in call.query:
-            ids = [i for i in ids if i < int(call.query["before"])]
+        )
         if "after" in call.query:
-            ids = [i for i in ids if i > int(call.query["after"])][:limit]
-        ids = sorted(ids, reverse=True)[:limit]
-        return 200, [copy.deepcopy(self.world.messages[i].payload) for i in ids]
+            after = int(call.query["after"])
+            page = [i for i in ids if i > after][:limit]
+        elif "around" in call.query:
+            around = int(call.query["around"])
+            older = [i for i in ids if i < around]
+            newer = [i for i in ids if i >= around]
+            take_older = min(len(older), limit // 2)
+            page = older[len(older) - take_older :] + newer[: limit - take_older]
+        else:
+            before = int(call.query["before"]) if "before" in call.query else None
+            page = [i for i in ids if before is None or i < before][-limit:]
+        return 200, [copy.deepcopy(self.world.messages[i].payload) for i in reversed(page)]
 
     async def get_message(self, call: Call) -> tuple[int, Any]:
         channel = self._channel(call, needed=perms.VIEW_CHANNEL | perms.READ_MESSAGE_HISTORY)
@@ -416,8 +524,13 @@ class RestApi:
 
     async def post_message(self, call: Call) -> tuple[int, Any]:
         body = call.body if isinstance(call.body, dict) else {}
-        needed = perms.VIEW_CHANNEL | perms.SEND_MESSAGES | (perms.ATTACH_FILES if call.files else 0)
-        channel = self._channel(call, needed=needed)
+        channel = self._channel(call)
+        needed = perms.VIEW_CHANNEL | self.world.send_permission(channel)
+        channel = self._channel(call, needed=needed | (perms.ATTACH_FILES if call.files else 0))
+        if channel.type in THREAD_ONLY_TYPES:
+            raise fail(NOT_A_TEXT_CHANNEL)  # a forum takes posts (threads), not messages
+        if channel.thread is not None and channel.thread.archived:
+            raise fail(THREAD_ARCHIVED)
         reference = self._reference(channel, body.get("message_reference"))
         stored = await self.create_bot_message(channel, body, call.files, via="channel", reference=reference)
         return 200, copy.deepcopy(stored.payload)
@@ -559,10 +672,11 @@ class RestApi:
         reference: StoredMessage | None = None,
         interaction: InteractionState | None = None,
         loading: bool = False,
+        message_id: int | None = None,
     ) -> StoredMessage:
         if not loading:
             self._validate(body, files, creating=True)
-        message_id = self.emu.snowflakes.next()
+        message_id = message_id or self.emu.snowflakes.next()
         flags = int(body.get("flags") or 0) & SENDABLE_FLAGS
         if interaction is None:
             flags &= ~EPHEMERAL  # only interaction responses can be ephemeral
@@ -608,11 +722,18 @@ class RestApi:
         self.world.add_message(stored)
         if not stored.ephemeral:
             await self._dispatch_message("MESSAGE_CREATE", stored)
-        await self._journal("create", via, stored, body, files, pings)
+        answering = interaction.sent.id if interaction is not None else None
+        await self._journal("create", via, stored, body, files, pings, answering=answering)
         return stored
 
     async def edit_bot_message(
-        self, stored: StoredMessage, body: dict[str, Any], files: tuple[UploadedFile, ...], *, via: str
+        self,
+        stored: StoredMessage,
+        body: dict[str, Any],
+        files: tuple[UploadedFile, ...],
+        *,
+        via: str,
+        answering: int | None = None,
     ) -> None:
         self._validate(body, files, creating=False)
         candidate = copy.deepcopy(stored.payload)
@@ -654,9 +775,9 @@ class RestApi:
         stored.payload = candidate
         if not stored.ephemeral:
             await self._dispatch_message("MESSAGE_UPDATE", stored)
-        await self._journal("edit", via, stored, body, files, pings)
+        await self._journal("edit", via, stored, body, files, pings, answering=answering)
 
-    async def delete_stored(self, stored: StoredMessage, *, via: str) -> None:
+    async def delete_stored(self, stored: StoredMessage, *, via: str, answering: int | None = None) -> None:
         stored.deleted = True
         if not stored.ephemeral:
             data: dict[str, Any] = {"id": str(stored.id), "channel_id": str(stored.channel_id)}
@@ -665,7 +786,7 @@ class RestApi:
             await self.emu.gateway.dispatch(
                 "MESSAGE_DELETE", data, guild_id=stored.guild_id, intent=self._message_intent(stored)
             )
-        await self._journal("delete", via, stored, {}, (), Pings())
+        await self._journal("delete", via, stored, {}, (), Pings(), answering=answering)
 
     @staticmethod
     def _message_intent(stored: StoredMessage) -> int:
@@ -688,6 +809,8 @@ class RestApi:
         body: dict[str, Any],
         files: tuple[UploadedFile, ...],
         pings: Pings,
+        *,
+        answering: int | None = None,
     ) -> None:
         await self.emu.bot_messages.append(
             BotMessage(
@@ -702,6 +825,7 @@ class RestApi:
                 message=copy.deepcopy(stored.payload),
                 pings=pings,
                 ephemeral=stored.ephemeral,
+                answering=answering,
             )
         )
 
@@ -792,6 +916,10 @@ class RestApi:
         state = self.emu.interactions_by_token.get(call.params["token"])
         if state is None:
             raise fail(UNKNOWN_WEBHOOK)
+        age = self.emu.interaction_clock() - state.dispatched_at
+        if age > self.emu.token_lifetime:  # an interaction token lives 15 minutes
+            state.refused.append(("webhook", 401, 50027))
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return state
 
     async def interaction_callback(self, call: Call) -> tuple[int, Any]:
@@ -801,7 +929,11 @@ class RestApi:
         if state.sent.token != call.params["token"]:
             raise ApiError(401, 50027, "Invalid Webhook Token")
         if state.response is not None:
+            state.refused.append(("callback", 400, 40060))
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if self.emu.interaction_clock() - state.dispatched_at > self.emu.interaction_window:
+            state.refused.append(("callback", *UNKNOWN_INTERACTION[:2]))
+            raise fail(UNKNOWN_INTERACTION)  # Discord forgets an interaction not answered within 3 s
         body = call.body if isinstance(call.body, dict) else {}
         kind = body.get("type")
         data = body.get("data")
@@ -833,7 +965,9 @@ class RestApi:
             if source is None or source.deleted:
                 raise wrong_type("only interactions on a message can update it")
             if kind == UPDATE_MESSAGE:
-                await self.edit_bot_message(source, data or {}, call.files, via="component_update")
+                await self.edit_bot_message(
+                    source, data or {}, call.files, via="component_update", answering=sent.id
+                )
                 message = source
             state.original_message_id = source.id
         elif kind == AUTOCOMPLETE_RESULT:
@@ -887,6 +1021,7 @@ class RestApi:
             data=copy.deepcopy(data),
             message_id=message.id if message is not None else None,
             files=call.files,
+            after=self.emu.interaction_clock() - state.dispatched_at,
         )
         state.response = response
         await self.emu.interaction_responses.append(response)
@@ -934,12 +1069,12 @@ class RestApi:
         return 200, copy.deepcopy(self._webhook_message(call)[1].payload)
 
     async def patch_webhook_message(self, call: Call) -> tuple[int, Any]:
-        _, stored = self._webhook_message(call)
+        state, stored = self._webhook_message(call)
         body = call.body if isinstance(call.body, dict) else {}
-        await self.edit_bot_message(stored, body, call.files, via="webhook_edit")
+        await self.edit_bot_message(stored, body, call.files, via="webhook_edit", answering=state.sent.id)
         return 200, copy.deepcopy(stored.payload)
 
     async def delete_webhook_message(self, call: Call) -> tuple[int, Any]:
-        _, stored = self._webhook_message(call)
-        await self.delete_stored(stored, via="webhook_delete")
+        state, stored = self._webhook_message(call)
+        await self.delete_stored(stored, via="webhook_delete", answering=state.sent.id)
         return 204, None

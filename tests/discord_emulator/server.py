@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import copy
 import secrets
+import time
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from types import EllipsisType, TracebackType
@@ -20,9 +21,10 @@ from typing import Any, Self
 
 from aiohttp import web
 
+from . import conformance, payloads
 from . import interactions as ix
-from . import payloads
 from . import permissions as perms
+from .faults import Fault, Faults
 from .gateway import (
     DIRECT_MESSAGES,
     GUILD_MEMBERS,
@@ -41,7 +43,13 @@ from .messages import content_view, gateway_message, mark_edited, message_object
 from .models import (
     CATEGORY,
     DM,
+    NEWS,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    REQUIRE_TAG,
     TEXT,
+    THREAD_ONLY_TYPES,
+    THREAD_TYPES,
     Channel,
     Guild,
     Member,
@@ -51,9 +59,17 @@ from .models import (
     User,
     World,
 )
-from .records import BotMessage, InteractionResponse, InteractionState, RecordedRequest, SentInteraction
+from .records import (
+    BotMessage,
+    InteractionAnswers,
+    InteractionResponse,
+    InteractionState,
+    RecordedRequest,
+    SentInteraction,
+)
 from .rest import RestApi
 from .snowflakes import SnowflakeFactory, snowflake_time
+from .threads import Threads
 from .validation import iter_components
 
 GATEWAY_PATH = "/gateway"
@@ -79,6 +95,8 @@ class DiscordEmulator:
         recommended_shards: int = 1,
         allowed_privileged_intents: int = PRIVILEGED,
         heartbeat_interval_ms: int = 41_250,
+        interaction_window: float = 3.0,
+        token_lifetime: float = 15 * 60,
     ) -> None:
         self.recommended_shards = recommended_shards
         self.allowed_privileged_intents = allowed_privileged_intents
@@ -99,6 +117,14 @@ class DiscordEmulator:
         self.bot_messages: Journal[BotMessage] = Journal("bot message")
         self.interaction_responses: Journal[InteractionResponse] = Journal("interaction response")
         self._delivered: dict[int, tuple[str, dict[str, Any], int | None, int]] = {}
+        self.interaction_window = interaction_window  # seconds a bot has to answer an interaction
+        self.token_lifetime = token_lifetime  # seconds its token then works for followups and edits
+        self.interaction_clock: Callable[[], float] = time.monotonic
+        self.faults = Faults()
+        self.spec = conformance.load_spec()
+        self.spec_violations: list[conformance.SpecViolation] = []
+        self.spec_allowlist: list[conformance.Allowed] = list(conformance.ALLOWLIST)
+        self.threads = Threads(self)
         self._rest = RestApi(self)
         self.gateway = Gateway(self, lambda: self.resume_url)
         self._runner: web.AppRunner | None = None
@@ -122,6 +148,7 @@ class DiscordEmulator:
     async def stop(self) -> None:
         if self._runner is None:
             return
+        self.faults.stop()  # held (hanging) requests end now
         await self.gateway.close()
         await self._runner.cleanup()
         self._runner = None
@@ -134,6 +161,27 @@ class DiscordEmulator:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         await self.stop()
+        if exc is None:
+            self.check_spec_violations()
+        elif self.unexplained_violations():
+            exc.add_note(conformance.report(self.unexplained_violations()))
+
+    # conformance with Discord's OpenAPI description -------------------------------------------------------
+
+    def unexplained_violations(self) -> list[conformance.SpecViolation]:
+        """Requests the spec refuses that no allowlist entry names."""
+        return conformance.unexplained(self.spec_violations, self.spec_allowlist)
+
+    def check_spec_violations(self) -> None:
+        """Raise AssertionError naming every unexplained violation (the emulator does so when it stops)."""
+        found = self.unexplained_violations()
+        if found:
+            raise AssertionError(conformance.report(found))
+
+    def take_spec_violations(self) -> list[conformance.SpecViolation]:
+        """Hand the violations so far to the test (which asserts on them) and forget them."""
+        taken, self.spec_violations = self.spec_violations, []
+        return taken
 
     @property
     def base_url(self) -> str:
@@ -204,10 +252,19 @@ class DiscordEmulator:
         topic: str | None = None,
         parent_id: int | None = None,
         overwrites: Iterable[perms.Overwrite] = (),
+        tags: Iterable[str] = (),
+        require_tag: bool = False,
+        default_auto_archive_duration: int | None = None,
     ) -> int:
+        """A guild channel: text (default), voice, category, announcement, or a forum (`type=FORUM`, with
+        `tags` — their ids via `tag_id` — and `require_tag`)."""
         guild = self.world.guild(guild_id)
         if parent_id is not None and self.world.channel(parent_id).type != CATEGORY:
             raise UsageError(f"channel {parent_id} is not a category")
+        if type in THREAD_TYPES:
+            raise UsageError("threads are started with start_thread / post_in_forum")
+        if (tags or require_tag) and type not in THREAD_ONLY_TYPES:
+            raise UsageError("only forum and media channels have tags")
         channel = Channel(
             self.snowflakes.next(),
             type,
@@ -217,6 +274,9 @@ class DiscordEmulator:
             topic=topic,
             parent_id=parent_id,
             overwrites=list(overwrites),
+            flags=REQUIRE_TAG if require_tag else 0,
+            default_auto_archive_duration=default_auto_archive_duration,
+            available_tags=[{"id": self.snowflakes.next(), "name": t} for t in tags],
         )
         self.world.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
@@ -335,10 +395,16 @@ class DiscordEmulator:
             return
         assert channel.guild_id is not None
         self.world.member(channel.guild_id, author_id)
-        if not self.world.can(
-            channel.guild_id, author_id, channel.id, perms.VIEW_CHANNEL | perms.SEND_MESSAGES
-        ):
+        if channel.type in THREAD_ONLY_TYPES:
+            raise UsageError(f"channel {channel.id} is a forum: users post with post_in_forum")
+        needed = perms.VIEW_CHANNEL | self.world.send_permission(channel)
+        if not self.world.can(channel.guild_id, author_id, channel.id, needed):
             raise UsageError(f"user {author_id} cannot write in channel {channel.id}")
+        state = channel.thread
+        if state is not None and state.archived:
+            moderator = self.world.can(channel.guild_id, author_id, channel.id, perms.MANAGE_THREADS)
+            if state.locked and not moderator:
+                raise UsageError(f"thread {channel.id} is archived and locked: user {author_id} cannot write")
 
     async def send_message(
         self,
@@ -354,6 +420,24 @@ class DiscordEmulator:
         `times=2` delivers the identical MESSAGE_CREATE twice, like a gateway redelivery."""
         channel = self.world.channel(channel_id)
         self._check_can_post(channel, author_id)
+        if channel.thread is not None and channel.thread.archived:  # the client unarchives it first
+            await self.threads.update(channel, by=author_id, archived=False)
+        return await self._post(
+            channel, author_id, content, mentions=mentions, reply_to=reply_to, times=times
+        )
+
+    async def _post(
+        self,
+        channel: Channel,
+        author_id: int,
+        content: str,
+        *,
+        mentions: Iterable[int] = (),
+        reply_to: int | None = None,
+        times: int = 1,
+        message_id: int | None = None,
+    ) -> int:
+        channel_id = channel.id
         users, roles, everyone = written(content)
         users = list(dict.fromkeys([*users, *mentions]))
         guild_id = channel.guild_id
@@ -364,7 +448,7 @@ class DiscordEmulator:
         reference = self.world.message(reply_to) if reply_to is not None else None
         if reference is not None and reference.author_id not in users:
             users.append(reference.author_id)
-        message_id = self.snowflakes.next()
+        message_id = message_id or self.snowflakes.next()
         payload = message_object(
             self.world,
             message_id=message_id,
@@ -383,6 +467,148 @@ class DiscordEmulator:
             await self.redeliver(message_id)
         return message_id
 
+    # threads and forum posts, as users make them ------------------------------------------------------------
+
+    def tag_id(self, forum_id: int, name: str) -> int:
+        """The id of a forum's tag by its name."""
+        return self.world.channel(forum_id).tag_id(name)
+
+    async def post_in_forum(
+        self,
+        forum_id: int,
+        author_id: int,
+        title: str,
+        content: str,
+        *,
+        tags: Iterable[str] = (),
+        auto_archive_duration: int | None = None,
+    ) -> int:
+        """A user opens a forum post: a thread (THREAD_CREATE) whose first message (MESSAGE_CREATE, same id as
+        the thread) says `content`. Returns the thread id."""
+        forum = self.world.channel(forum_id)
+        if forum.type not in THREAD_ONLY_TYPES:
+            raise UsageError(f"channel {forum_id} is not a forum")
+        assert forum.guild_id is not None
+        self.world.member(forum.guild_id, author_id)
+        if not self.world.can(forum.guild_id, author_id, forum_id, perms.VIEW_CHANNEL | perms.SEND_MESSAGES):
+            raise UsageError(f"user {author_id} cannot post in forum {forum_id}")
+        tag_ids = [forum.tag_id(t) for t in tags]
+        if forum.flags & REQUIRE_TAG and not tag_ids:
+            raise UsageError(f"forum {forum_id} requires a tag")
+        thread = await self.threads.create(
+            forum, author_id, title, auto_archive_duration=auto_archive_duration, applied_tags=tag_ids
+        )
+        await self._post(thread, author_id, content, message_id=thread.id)
+        return thread.id
+
+    async def start_thread(
+        self,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        *,
+        message_id: int | None = None,
+        private: bool = False,
+        auto_archive_duration: int | None = None,
+    ) -> int:
+        """A user starts a thread in a text channel, from one of its messages (the thread gets the message's
+        id) or without one (public threads leave a THREAD_CREATED notice in the channel)."""
+        channel = self.world.channel(channel_id)
+        if channel.type not in (TEXT, NEWS):
+            raise UsageError(f"threads are started in text channels, not in channel {channel_id}")
+        assert channel.guild_id is not None
+        needed = perms.CREATE_PRIVATE_THREADS if private else perms.CREATE_PUBLIC_THREADS
+        if not self.world.can(channel.guild_id, user_id, channel_id, perms.VIEW_CHANNEL | needed):
+            raise UsageError(f"user {user_id} may not start threads in channel {channel_id}")
+        source = None
+        if message_id is not None:
+            source = self.world.message(message_id)
+            if source.channel_id != channel_id or private:
+                raise UsageError(f"message {message_id} cannot start a (private) thread in {channel_id}")
+            if message_id in self.world.channels:
+                raise UsageError(f"message {message_id} already has a thread")
+        thread = await self.threads.create(
+            channel,
+            user_id,
+            name,
+            kind=PRIVATE_THREAD if private else PUBLIC_THREAD,
+            thread_id=message_id,
+            auto_archive_duration=auto_archive_duration,
+        )
+        if source is not None:
+            await self.threads.mark_starter(source, thread)
+        elif not private:
+            await self.threads.thread_created_notice(channel, thread, user_id)
+        return thread.id
+
+    async def update_thread(
+        self,
+        thread_id: int,
+        *,
+        by: int | None = None,
+        name: str | None = None,
+        archived: bool | None = None,
+        locked: bool | None = None,
+        auto_archive_duration: int | None = None,
+        tags: Iterable[str] | None = None,
+    ) -> None:
+        """A member (`by`), or Discord itself (`by=None`, e.g. the auto-archive timer), changes a thread
+        (THREAD_UPDATE). Locking, and anything on a locked thread, needs MANAGE_THREADS."""
+        thread = self.threads.get(thread_id)
+        state = self.threads.state(thread)
+        if by is not None:
+            assert thread.guild_id is not None
+            moderator = self.world.can(thread.guild_id, by, thread_id, perms.MANAGE_THREADS)
+            if not moderator and (locked is not None or state.locked):
+                raise UsageError(f"user {by} may not lock or change the locked thread {thread_id}")
+            if not moderator and by != state.owner_id and (name is not None or archived):
+                raise UsageError(f"user {by} may not rename or archive thread {thread_id}")
+        parent = self.world.channel(thread.parent_id or 0)
+        await self.threads.update(
+            thread,
+            by=by,
+            name=name,
+            archived=archived,
+            locked=locked,
+            auto_archive_duration=auto_archive_duration,
+            applied_tags=None if tags is None else [parent.tag_id(t) for t in tags],
+        )
+
+    async def archive_thread(self, thread_id: int, *, locked: bool = False, by: int | None = None) -> None:
+        """Archive (and lock) a thread, by a moderator `by` or by Discord's auto-archive timer."""
+        await self.update_thread(thread_id, by=by, archived=True, locked=locked or None)
+
+    async def delete_thread(self, thread_id: int) -> None:
+        await self.threads.delete(self.threads.get(thread_id))
+
+    async def join_thread(self, thread_id: int, user_id: int) -> None:
+        """A member joins a thread (THREAD_MEMBERS_UPDATE)."""
+        await self.threads.add_member(self.threads.get(thread_id), user_id)
+
+    async def leave_thread(self, thread_id: int, user_id: int) -> None:
+        await self.threads.remove_member(self.threads.get(thread_id), user_id)
+
+    async def sync_threads(self, guild_id: int, channel_ids: Iterable[int] | None = None) -> None:
+        """THREAD_LIST_SYNC: the guild's active threads the bot sees (in those channels, when given), as
+        Discord sends when the bot gains access to channels."""
+        await self.threads.list_sync(guild_id, None if channel_ids is None else list(channel_ids))
+
+    def thread(self, thread_id: int) -> dict[str, Any]:
+        """The thread as the bot would fetch it."""
+        return payloads.thread(self.world, self.threads.get(thread_id), viewer_id=self.bot_id)
+
+    def threads_in(self, channel_id: int, *, archived: bool | None = None) -> list[dict[str, Any]]:
+        """The threads (forum posts) of a channel, oldest first; only archived or active ones when asked."""
+        channel = self.world.channel(channel_id)
+        assert channel.guild_id is not None
+        found = []
+        for thread_id in self.world.guild(channel.guild_id).thread_ids:
+            thread = self.world.channels[thread_id]
+            state = thread.thread
+            if thread.parent_id == channel_id and state and (archived is None or state.archived == archived):
+                found.append(payloads.thread(self.world, thread, viewer_id=self.bot_id))
+        return found
+
     async def redeliver(self, event_id: int) -> int:
         """Dispatch again the exact MESSAGE_CREATE / INTERACTION_CREATE first sent for this id."""
         try:
@@ -390,9 +616,17 @@ class DiscordEmulator:
         except KeyError:
             raise UsageError(f"nothing was delivered for id {event_id}") from None
         view = content_view(self.bot_id) if event == "MESSAGE_CREATE" else None
+        if event == "MESSAGE_CREATE" and not self._bot_sees(int(data["channel_id"])):
+            return 0  # Discord sends no events of a channel (or private thread) the bot cannot see
         return await self.gateway.dispatch(
             event, copy.deepcopy(data), guild_id=guild_id, intent=intent, view=view
         )
+
+    def _bot_sees(self, channel_id: int) -> bool:
+        channel = self.world.channels.get(channel_id)
+        if channel is None or channel.guild_id is None:
+            return True
+        return self.world.can(channel.guild_id, self.bot_id, channel_id, perms.VIEW_CHANNEL)
 
     async def edit_message(self, message_id: int, content: str) -> None:
         """The author edits their message (MESSAGE_UPDATE)."""
@@ -481,6 +715,7 @@ class DiscordEmulator:
         self.interactions[interaction_id] = state
         self.interactions_by_token[token] = state
         self._delivered[interaction_id] = ("INTERACTION_CREATE", body, guild_id, 0)
+        state.dispatched_at = self.interaction_clock()  # the 3-second window starts now
         await self.redeliver(interaction_id)
         return sent
 
@@ -644,7 +879,12 @@ class DiscordEmulator:
         else:
             members = [guild.members[self.bot_id]]
         return payloads.guild_create(
-            self.world, guild, members=members, initial=initial, large_threshold=session.large_threshold
+            self.world,
+            guild,
+            members=members,
+            initial=initial,
+            large_threshold=session.large_threshold,
+            viewer_id=self.bot_id,
         )
 
     def _session_guilds(self, session: Session) -> list[Guild]:
@@ -816,6 +1056,79 @@ class DiscordEmulator:
         return await self.interaction_responses.wait(
             lambda r: r.interaction_id == interaction.id, timeout=timeout, what="interaction response"
         )
+
+    def answers(self, interaction: SentInteraction) -> InteractionAnswers:
+        """What the bot did about this interaction so far: its callback (deferred or not, and how long after
+        the event), refused attempts (a late callback: 10062; an expired token: 50027), and every message
+        created, edited or deleted answering it, in order."""
+        state = self.interactions[interaction.id]
+        return InteractionAnswers(
+            interaction_id=interaction.id,
+            response=state.response,
+            refused=tuple(state.refused),
+            messages=tuple(m for m in self.bot_messages if m.answering == interaction.id),
+        )
+
+    async def wait_for_answers(
+        self,
+        interaction: SentInteraction,
+        predicate: Callable[[InteractionAnswers], bool] = lambda a: a.acknowledged or bool(a.refused),
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> InteractionAnswers:
+        """Until the bot's answers to this interaction satisfy `predicate` (by default: it answered, or tried
+        and was refused)."""
+        if not predicate(self.answers(interaction)):  # every answer is a request: re-check as they arrive
+            await self.requests.wait(
+                lambda _: predicate(self.answers(interaction)),
+                timeout=timeout,
+                consume=False,
+                what=f"answers to interaction {interaction.id}",
+            )
+        return self.answers(interaction)
+
+    # injected REST failures ---------------------------------------------------------------------------------
+
+    def fail_requests(
+        self,
+        *,
+        operation: str | None = None,
+        method: str | None = None,
+        route: str | None = None,
+        channel: int | None = None,
+        status: int = 500,
+        times: int = 1,
+        retry_after: float = 0.1,
+        is_global: bool = False,
+        code: int | None = None,
+        message: str | None = None,
+        hang: float | None = None,
+        then: str = "drop",
+    ) -> Fault:
+        """The next `times` requests that match (spec operationId, method, spec path template, channel —
+        all given must match) fail with `status` (403 Missing Permissions, 500, 502/503/504 from the edge,
+        429 with `retry_after`) or, with `hang` seconds (math.inf: until `fault.release()`), get no answer
+        and then `then`: "drop" the connection, "fail" with `status`, or "process" late. Returns the rule;
+        `fault.hits` lists the requests it answered."""
+        return self.faults.add(
+            Fault(
+                method=method,
+                route=route,
+                operation=operation,
+                channel=channel,
+                status=status,
+                times=times,
+                retry_after=retry_after,
+                is_global=is_global,
+                code=code,
+                message=message,
+                hang=hang,
+                then=then,
+            )
+        )
+
+    def clear_failures(self) -> None:
+        """Forget every injected failure (held requests go on)."""
+        self.faults.clear()
 
     async def wait_for_gateway(
         self,
