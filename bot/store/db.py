@@ -33,6 +33,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from bot.store.errors import BadDatabaseURL, StoreError, StoreUnavailable
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+POOL_OVERFLOW = 5  # connections beyond the workers' own, for units of work opened outside them
 PG_CONNECT_TIMEOUT_S = 10
 # Execution option naming how a SQLite transaction begins: "IMMEDIATE" (default) or "DEFERRED".
 SQLITE_BEGIN = "croupier_sqlite_begin"
@@ -113,7 +114,7 @@ def create_engine(
             target,
             echo=echo,
             pool_size=pool_size,
-            max_overflow=0,
+            max_overflow=POOL_OVERFLOW,
             # No ping before every unit of work (a round trip each): a connection the server dropped
             # fails its first statement as a lost connection, the pool recycles them all, and the
             # service retries the unit of work once (see StoreUnavailable.retryable).
@@ -131,7 +132,7 @@ def create_engine(
                 f"cannot create the folder {path.parent} ({error.strerror or error})",
                 "check the path and its permissions",
             ) from error
-    engine = sqlalchemy_engine(target, echo=echo, pool_size=pool_size, max_overflow=0)
+    engine = sqlalchemy_engine(target, echo=echo, pool_size=pool_size, max_overflow=POOL_OVERFLOW)
     _configure_sqlite(engine, foreign_keys=foreign_keys)
     return engine
 

@@ -22,6 +22,8 @@ in their own thread with ``with store.transaction() as uow:``.
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -49,6 +51,7 @@ T = TypeVar("T")
 ADMISSION_TIMEOUT_S = 30.0
 SQLITE_READERS = 4  # reader threads beside SQLite's one writer
 POSTGRES_WORKERS = 5  # threads (and pooled connections) for PostgreSQL
+RECYCLE_S = 1800.0  # a worker's connection is replaced after this long (idle timeouts, server limits)
 
 
 class UnitOfWork:
@@ -122,6 +125,10 @@ class Store:
         self._sqlite = self.dialect == "sqlite"
         self.workers = Workers(self._sqlite)
         self.admission_timeout = ADMISSION_TIMEOUT_S
+        self._local = threading.local()  # each worker thread's own connection
+        self._generation = 0
+        self._held: list[Connection] = []
+        self._held_lock = threading.Lock()
 
     @classmethod
     async def open(
@@ -168,25 +175,69 @@ class Store:
         On SQLite a writing one holds the write lock from its start (``BEGIN IMMEDIATE``); a read-only
         one takes none.
         """
-        options = {SQLITE_BEGIN: "DEFERRED" if read_only else "IMMEDIATE"} if self._sqlite else {}
-        connection = connect(self.engine, self._url, **options)
+        connection = connect(self.engine, self._url, **self._begin_options(read_only))
         try:
-            with reachable(self._url):
-                connection.begin()
-            uow = UnitOfWork(connection, self._url, self.defaults)
-            try:
+            with self._on(connection) as uow:
                 yield uow
-            except BaseException:
-                # The block's own error is the one worth seeing; a failed rollback adds nothing.
-                with suppress(Exception):
-                    connection.rollback()
-                raise
-            finally:
-                uow.end()
-            if connection.in_transaction():
-                with reachable(self._url):
-                    connection.rollback()
         finally:
+            connection.close()
+
+    def _begin_options(self, read_only: bool) -> dict[str, str]:
+        return {SQLITE_BEGIN: "DEFERRED" if read_only else "IMMEDIATE"} if self._sqlite else {}
+
+    @contextmanager
+    def _on(self, connection: Connection) -> Iterator[UnitOfWork]:
+        """One transaction on ``connection``: begun here, rolled back here unless it committed."""
+        with reachable(self._url):
+            connection.begin()
+        uow = UnitOfWork(connection, self._url, self.defaults)
+        try:
+            yield uow
+        except BaseException:
+            # The block's own error is the one worth seeing; a failed rollback adds nothing.
+            with suppress(Exception):
+                connection.rollback()
+            raise
+        finally:
+            uow.end()
+        if connection.in_transaction():
+            with reachable(self._url):
+                connection.rollback()
+
+    def _worker_connection(self, read_only: bool) -> Connection:
+        """The connection the calling worker thread keeps from one unit of work to the next (checking
+        one out of the pool for every command costs about as much as a statement). It is replaced
+        when the server dropped it, after :data:`RECYCLE_S`, and after :meth:`recycle`."""
+        held: Connection | None = getattr(self._local, "connection", None)
+        if held is not None and (
+            held.closed
+            or held.invalidated
+            or self._local.generation != self._generation
+            or time.monotonic() - self._local.since > RECYCLE_S
+        ):
+            self._drop_worker_connection(held)
+            held = None
+        if held is None:
+            held = connect(self.engine, self._url, **self._begin_options(read_only))
+            self._local.connection = held
+            self._local.generation = self._generation
+            self._local.since = time.monotonic()
+            with self._held_lock:
+                self._held.append(held)
+        return held
+
+    def recycle(self) -> None:
+        """Open fresh connections from now on (each worker replaces its own at its next unit of work),
+        as the pool's recycling would: after a database file was moved or its permissions changed."""
+        self._generation += 1
+        self.engine.dispose()
+
+    def _drop_worker_connection(self, connection: Connection) -> None:
+        self._local.connection = None
+        with self._held_lock:
+            if connection in self._held:
+                self._held.remove(connection)
+        with suppress(Exception):
             connection.close()
 
     async def run(self, work: Callable[[UnitOfWork], T], *, read_only: bool = False) -> T:
@@ -198,8 +249,14 @@ class Store:
         """
 
         def job() -> T:
-            with self.transaction(read_only=read_only) as uow:
-                return work(uow)
+            connection = self._worker_connection(read_only)
+            try:
+                with self._on(connection) as uow:
+                    return work(uow)
+            except BaseException:
+                if connection.invalidated or connection.closed:
+                    self._drop_worker_connection(connection)  # the server dropped it: the next gets a new one
+                raise
 
         submitted: Future[T] = self.workers.for_(read_only).submit(job)
         waited = asyncio.wrap_future(submitted)
@@ -221,6 +278,11 @@ class Store:
 
     def close_now(self) -> None:
         self.workers.shutdown()
+        with self._held_lock:
+            held, self._held = self._held, []
+        for connection in held:
+            with suppress(Exception):
+                connection.close()
         self.engine.dispose()
 
     async def __aenter__(self) -> Self:

@@ -3,27 +3,27 @@ is still announced: the answer goes to the channel, since the move itself is sto
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+import asyncio
+from collections.abc import Callable
+from typing import TypeVar
 
 from bot.croupier import Croupier
 from bot.store import Store, UnitOfWork
 from tests.discord.helpers import Table, row, says, story, table_rows
 from tests.discord.test_store_unavailable import shut_down_after
 
+T = TypeVar("T")
+
 
 class SlowStore(Store):
     """A store whose units of work begin only once the gate is open (a database slow to answer)."""
 
-    gate: threading.Event | None = None
+    gate: asyncio.Event | None = None
 
-    @contextmanager
-    def transaction(self, *, read_only: bool = False) -> Iterator[UnitOfWork]:
+    async def run(self, work: Callable[[UnitOfWork], T], *, read_only: bool = False) -> T:
         if self.gate is not None:
-            assert self.gate.wait(timeout=30)
-        with super().transaction(read_only=read_only) as uow:
-            yield uow
+            await self.gate.wait()
+        return await super().run(work, read_only=read_only)
 
 
 async def test_an_expired_interaction_is_answered_in_the_channel(table: Table) -> None:
@@ -32,7 +32,7 @@ async def test_an_expired_interaction_is_answered_in_the_channel(table: Table) -
     croupier = Croupier(store=slow, dice_factory=table.dice.factory, clock=table.clock)
     async with table.running(croupier), shut_down_after(slow):
         await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
-        slow.gate = threading.Event()
+        slow.gate = asyncio.Event()
         sent = await table.emu.slash_command(p.guild, p.channel, p.anna, "mitmachen")
         state = table.emu.interactions.pop(sent.id)  # the token ran out while the database was slow
         table.emu.interactions_by_token.pop(state.sent.token)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable
+from typing import TypeVar
 
 from bot.croupier import Croupier
 from bot.store import Store, StoreUnavailable, UnitOfWork
 from tests.discord.helpers import Table, note, says, story
+
+T = TypeVar("T")
 
 
 class FlakyStore(Store):
@@ -18,14 +20,12 @@ class FlakyStore(Store):
 
     down = False
 
-    @contextmanager
-    def transaction(self, *, read_only: bool = False) -> Iterator[UnitOfWork]:
+    async def run(self, work: Callable[[UnitOfWork], T], *, read_only: bool = False) -> T:
         if self.down:
             raise StoreUnavailable(
                 "postgresql://croupier:***@db/croupier", "connection refused", "is it running?"
             )
-        with super().transaction(read_only=read_only) as uow:
-            yield uow
+        return await super().run(work, read_only=read_only)
 
 
 async def test_store_outage_answers_try_again_and_the_bot_keeps_running(table: Table) -> None:

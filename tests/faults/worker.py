@@ -148,7 +148,7 @@ async def _serve(conn: Connection, db_url: str, script_name: str, switch: KillSw
             if line is None:
                 break
             if line == DISPOSE:
-                store.engine.dispose()
+                store.recycle()
                 conn.send({"id": None, "points": switch.count})
                 continue
             switch.point("received")
