@@ -149,6 +149,15 @@ class Game(Protocol[State]):
         """The command in a chat line; None for chit-chat; InvalidCommand for a malformed command."""
         ...
 
+    def near_miss(self, text: str) -> str | None:
+        """The game word a line that is not a command probably meant ("weiter" for "wieter", "garde
+        tout" for "garde tou", "attaque" for "atack ben"), or None: for commands, for chit-chat, and
+        for sentences that merely contain a word somewhere. Only the line's first word (or first two)
+        counts, at most two edits off after folding case and accents, and the corrected line must read
+        as a command (:func:`engine.commands.near_miss`). Front ends answer it with the shared
+        catalogue's ``error.did_you_mean`` over ``{word}``."""
+        ...
+
     def apply(
         self, state: State, actor: str, command: Command, dice: DiceSource
     ) -> tuple[State, Sequence[Event]]:

@@ -187,7 +187,7 @@ def signed(value: int) -> str:
 
 _OR = {"de": "oder", "en": "or", "fr": "ou"}
 _AND = {"de": "und", "en": "and", "fr": "et"}
-_QUOTES = {"de": ("„", "“"), "en": ("“", "”"), "fr": ("«\u00a0", "\u00a0»")}
+_QUOTES = {"de": ("„", "“"), "en": ("“", "”"), "fr": ("« ", " »")}  # as the catalogues write them
 _DECIMAL_COMMA = frozenset({"de", "fr"})
 _VOWELS = frozenset("aeiouyh")
 
@@ -223,9 +223,9 @@ def _decimal(lang: str, value: Any, args: list[str]) -> str:
 
 
 def _percent(lang: str, value: Any, args: list[str]) -> str:
-    """A percentage given as a number of percent: "63,90 %" (de, fr, with a no-break space), "63.90%"."""
+    """A percentage given as a number of percent: "63,90 %" (de, fr), "63.90%" (en)."""
     text = _decimal(lang, value, args)
-    return f"{text}%" if lang == "en" else f"{text}\u00a0%"
+    return f"{text}%" if lang == "en" else f"{text} %"
 
 
 def _items(value: Any) -> list[str]:

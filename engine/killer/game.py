@@ -71,6 +71,9 @@ class _KillerGame:
     def parse(self, text: str) -> Command | None:
         return words.parse(text)
 
+    def near_miss(self, text: str) -> str | None:
+        return words.near_miss(text)
+
     def apply(
         self, state: KillerState, actor: str, command: Command, dice: DiceSource
     ) -> tuple[KillerState, Sequence[Event]]:

@@ -39,6 +39,9 @@ class Verflixte6:
     def parse(self, text: str) -> Command | None:
         return words.parse(text)
 
+    def near_miss(self, text: str) -> str | None:
+        return words.near_miss(text)
+
     def apply(
         self, state: Durchgang, actor: str, command: Command, dice: DiceSource
     ) -> tuple[Durchgang, Sequence[V6Event]]:

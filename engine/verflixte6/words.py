@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from engine.commands import fold
+from engine.commands import near_miss as _near_miss
 from engine.errors import InvalidCommand
 from engine.game import Command
 from engine.verflixte6.commands import (
@@ -156,3 +157,23 @@ def _rob(text: str, rest: list[str]) -> Rob:
     if len(several) > 1:  # V6-N5: the whole robbery comes from one victim
         raise InvalidCommand("rob_split", names=several)
     return Rob(target)
+
+
+# The words a near miss is compared with (folded spelling → the word shown to the player).
+NEAR_MISSES: dict[str, str] = {
+    "weiter": "weiter",
+    "stopp": "stopp",
+    "joker": "Joker",
+    "raube": "raube",
+    "raube nicht": "raube nicht",
+    "kaempfen": "kämpfen",
+    "kneifen": "kneifen",
+    "zuruecktreten": "zurücktreten",
+    "behalten": "behalten",
+    "wiederholen": "wiederholen",
+}
+
+
+def near_miss(text: str) -> str | None:
+    """The word a line that is no command probably meant ("wieter" → "weiter"), or None."""
+    return _near_miss(text, parse, NEAR_MISSES, lead=("ich",))

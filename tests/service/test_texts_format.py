@@ -45,7 +45,7 @@ def test_negative_numbers_take_a_typographic_minus_in_every_template() -> None:
 
 @pytest.mark.parametrize(
     ("lang", "percent", "decimal"),
-    [("de", "63,90\u00a0%", "1,25"), ("fr", "63,90\u00a0%", "1,25"), ("en", "63.90%", "1.25")],
+    [("de", "63,90 %", "1,25"), ("fr", "63,90 %", "1,25"), ("en", "63.90%", "1.25")],
 )
 def test_percentages_and_decimals_use_the_languages_marks(lang: str, percent: str, decimal: str) -> None:
     assert fill("{p:percent}", {"p": 63.9}, lang) == percent
@@ -62,7 +62,7 @@ def test_percentages_and_decimals_use_the_languages_marks(lang: str, percent: st
             "fr",
             "cleo ou dora",
             "cleo et dora",
-            "«\u00a0weiter\u00a0», «\u00a0stopp\u00a0» ou «\u00a0raube nicht\u00a0»",
+            "« weiter », « stopp » ou « raube nicht »",
         ),
     ],
 )
@@ -72,7 +72,9 @@ def test_lists_are_joined_the_languages_way(lang: str, either: str, both: str, q
     assert fill("{players:and}", names, lang) == both
     assert fill("{players}", names, lang) == "cleo, dora"
     assert fill("{valid:quoted_or}", {"valid": ("weiter", "stopp", "raube nicht")}, lang) == quoted
-    assert fill("{valid:quoted_or}", {"valid": ("stopp",)}, lang) == quoted.split(", ")[1].split(" ")[0]
+    single = fill("{valid:quoted_or}", {"valid": ("stopp",)}, lang)
+    assert single in quoted
+    assert single.strip("„“”«» ") == "stopp"
 
 
 def test_an_empty_list_says_what_the_template_gives_instead() -> None:
