@@ -55,13 +55,19 @@ class Command:
 
 @dataclasses.dataclass(frozen=True)
 class Seat:
-    """One row of the running table shown under every reply."""
+    """One row of the running table shown under every reply.
+
+    ``details`` are what else the row shows, as (key, value) facts: each renders through the game's
+    catalogue entry ``seat.details.<key>`` over ``{key: value}`` (Die verflixte 6!'s jokers in hand and
+    valve level, a Killer Terminator's level), in the order given.
+    """
 
     player: str  # participant id
     name: str  # display name
     role: str  # game-specific role code ("jungfrau", "playing", "alive", "dying" …)
     points: int  # running total (verflixte 6) or hit points (Killer)
     to_act: bool = False
+    details: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
