@@ -59,7 +59,7 @@ class Verdict:
 def judge(rules: Rules, score: int, direction: Side | None = None) -> Verdict:
     """Attack, regeneration or loss for ``score``; a zombie's ``direction`` voids the other side.
 
-    Reading (rules/killer.md K5-Z1): a zombie past the wrong target misses and loses 1 PDV.
+    Reading (docs/rules-killer.md K5-Z1): a zombie past the wrong target misses and loses 1 PDV.
     """
     if score < rules.low:
         side: Side = "low"

@@ -1,4 +1,4 @@
-"""The 5-dice Killer (rules/killer.md, part A): one test or more per rule id, scripted dice."""
+"""The 5-dice Killer (docs/rules-killer.md, part A): one test or more per rule id, scripted dice."""
 
 from __future__ import annotations
 
