@@ -126,8 +126,15 @@ class Narrator:
                 role_label=self.line(f"role.{seat.role}", {}, lang, game=game),
                 points=seat.points,
                 to_act=seat.to_act,
+                details=self.details(game, seat, lang),
             )
             for seat in seats
+        )
+
+    def details(self, game: Game[Any], seat: Seat, lang: str) -> str:
+        """A seat's details, each from the game's ``seat.details.<key>`` over ``{key: value}``."""
+        return " · ".join(
+            self.line(f"seat.details.{key}", {key: value}, lang, game=game) for key, value in seat.details
         )
 
     def board(self, table: Table, lang: str, name_of: NameOf) -> Board | None:

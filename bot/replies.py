@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.exports import StandingsTable
+from bot.texts import number
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class Row:
     role_label: str  # localised
     points: int
     to_act: bool
+    details: str = ""  # localised: what else the seat shows (jokers in hand, valve level …), or ""
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,8 @@ class Reply:
             parts.append(f"— {self.title} —")
             for row in self.table:
                 marker = "▶ " if row.to_act else "  "
-                parts.append(f"{marker}{row.name} ({row.role_label}): {row.points}")
+                details = f" · {row.details}" if row.details else ""
+                parts.append(f"{marker}{row.name} ({row.role_label}): {number(row.points)}{details}")
         return "\n".join(parts)
 
     def to_log(self) -> dict[str, Any]:

@@ -21,16 +21,30 @@ _KEYS = {
 }
 _MAX_TIMEOUT = 14 * 24 * 3600
 
+# The keys as help texts and refusals name them, each with what its value is: the one place the
+# /help listing (bot/spelling.py) and the refusals below read, so they name only keys /settings reads.
+USAGE: tuple[tuple[str, str], ...] = (
+    ("language", "|".join(LANGUAGES)),
+    ("moderator", "ROLE"),
+    ("timeout", "SECONDS"),
+)
+KEYS: tuple[str, ...] = tuple(key for key, _ in USAGE)  # each a key of _KEYS, together every field
+
+
+def usage() -> str:
+    """``language=de|en|fr moderator=ROLE timeout=SECONDS``: every setting as /settings reads it."""
+    return " ".join(f"{key}={value}" for key, value in USAGE)
+
 
 def parse_settings(options: Mapping[str, str]) -> dict[str, Any]:
     """Validated settings fields; InvalidCommand naming the bad key or value otherwise."""
     if not options:
-        raise InvalidCommand("settings_missing", valid=sorted(set(_KEYS.values())))
+        raise InvalidCommand("settings_missing", valid=list(KEYS))
     fields: dict[str, Any] = {}
     for key, value in options.items():
         field = _KEYS.get(key.lower())
         if field is None:
-            raise InvalidCommand("unknown_setting", setting=key, valid=sorted(set(_KEYS.values())))
+            raise InvalidCommand("unknown_setting", setting=key, valid=list(KEYS))
         if field == "language":
             if value.lower() not in LANGUAGES:
                 raise InvalidCommand("unknown_language", language=value, valid=list(LANGUAGES))

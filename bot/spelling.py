@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from bot.games import GAMES
+from bot.settings_words import usage
 from bot.texts import CONSOLE_COMMANDS
 
 
@@ -42,7 +43,7 @@ class ConsoleSpelling:
             "/standings",
             "/export csv|json|markdown|bbcode",
             "/verify [ID]",
-            "/settings language=de|en|fr timeout=SECONDS",
+            f"/settings {usage()}",
             "/help",
             "/rules",
             "/jokers",

@@ -1,7 +1,8 @@
 """Shared tools for reading the forum words: normalisation and lenient name matching.
 
 Each game keeps its own vocabulary (``engine/verflixte6/words.py``, ``engine/killer/words.py``); what
-they share — folding case, umlauts and punctuation, and suggesting the closest name — lives here.
+they share — folding case, umlauts and punctuation, suggesting the closest name, and recognising a
+near miss of a command word ("wieter" for "weiter") — lives here.
 """
 
 from __future__ import annotations
@@ -9,7 +10,10 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+
+from engine.errors import CroupierError
+from engine.game import Command
 
 _UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}
 _PUNCTUATION = re.compile(r"[^\w@<>#!&\- ]+")
@@ -46,3 +50,79 @@ def closest(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
 def lookup(word: str, aliases: Mapping[str, str]) -> str | None:
     """The canonical name for ``word`` given folded aliases → canonical names, or None."""
     return aliases.get(fold(word))
+
+
+def distance(a: str, b: str) -> int:
+    """The edit distance of two words, a swap of neighbours counting as one edit ("wieter" → 1)."""
+    if a == b:
+        return 0
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, previous2[j - 2] + 1)
+            current.append(cost)
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def _tolerance(word: str) -> int:
+    """How many edits a typed word may be off: one for short words ("bas", "haut"), else two."""
+    return 1 if len(word) <= 4 else 2
+
+
+def _reads(parse: Callable[[str], Command | None], text: str) -> bool:
+    try:
+        return parse(text) is not None
+    except CroupierError:
+        return False
+
+
+def near_miss(
+    text: str,
+    parse: Callable[[str], Command | None],
+    vocabulary: Mapping[str, str],
+    *,
+    lead: Iterable[str] = (),
+) -> str | None:
+    """The game word a line that is no command probably meant, or None.
+
+    ``vocabulary`` maps folded spellings (one or two words: "weiter", "garde tout", "attack") to the
+    word shown to the player ("weiter", "garde tout", "attaque"). A line is a near miss when it does
+    not read as a command, its first word — or first two, for a two-word spelling — is at most two
+    edits away from a spelling (one for words of four letters or fewer; the meant word itself,
+    followed by chit-chat, is chit-chat; another spelling such as "attack" counts), and the line with
+    the meant word in its place reads as a command. ``lead`` words ("ich", "je") may come first and are kept.
+    """
+    if _reads(parse, text):
+        return None
+    words = fold(text).replace("!", " ").split()
+    skipped: list[str] = []
+    leading = frozenset(lead)
+    while words and words[0] in leading:
+        skipped.append(words.pop(0))
+    if not words:
+        return None
+    best: tuple[int, int, str] | None = None
+    for spelling, meant in vocabulary.items():
+        parts = spelling.split()
+        typed = words[: len(parts)]
+        if len(typed) < len(parts):
+            continue
+        edits = [distance(t, p) for t, p in zip(typed, parts, strict=True)]
+        total = sum(edits)
+        right = fold(meant)
+        if total > 2 or any(e > _tolerance(p) for e, p in zip(edits, parts, strict=True)):
+            continue
+        if total == 0 and spelling == right:  # the word itself: the rest of the line is chat
+            continue
+        corrected = " ".join([*skipped, right, *words[len(parts) :]])
+        if not _reads(parse, corrected):
+            continue
+        candidate = (total, -len(parts), meant)
+        if best is None or candidate < best:
+            best = candidate
+    return best[2] if best is not None else None

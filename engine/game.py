@@ -55,13 +55,19 @@ class Command:
 
 @dataclasses.dataclass(frozen=True)
 class Seat:
-    """One row of the running table shown under every reply."""
+    """One row of the running table shown under every reply.
+
+    ``details`` are what else the row shows, as (key, value) facts: each renders through the game's
+    catalogue entry ``seat.details.<key>`` over ``{key: value}`` (Die verflixte 6!'s jokers in hand and
+    valve level, a Killer Terminator's level), in the order given.
+    """
 
     player: str  # participant id
     name: str  # display name
     role: str  # game-specific role code ("jungfrau", "playing", "alive", "dying" …)
     points: int  # running total (verflixte 6) or hit points (Killer)
     to_act: bool = False
+    details: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,6 +153,15 @@ class Game(Protocol[State]):
 
     def parse(self, text: str) -> Command | None:
         """The command in a chat line; None for chit-chat; InvalidCommand for a malformed command."""
+        ...
+
+    def near_miss(self, text: str) -> str | None:
+        """The game word a line that is not a command probably meant ("weiter" for "wieter", "garde
+        tout" for "garde tou", "attaque" for "atack ben"), or None: for commands, for chit-chat, and
+        for sentences that merely contain a word somewhere. Only the line's first word (or first two)
+        counts, at most two edits off after folding case and accents, and the corrected line must read
+        as a command (:func:`engine.commands.near_miss`). Front ends answer it with the shared
+        catalogue's ``error.did_you_mean`` over ``{word}``."""
         ...
 
     def apply(

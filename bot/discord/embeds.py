@@ -69,14 +69,18 @@ def game_embeds(reply: Reply) -> list[discord.Embed]:
 
 def table_fields(rows: Sequence[Row], lang: str) -> list[tuple[str, str]]:
     """The running table as fields of at most 1024 characters (the first one titled)."""
-    lines = [
-        f"{'▶' if row.to_act else '•'} {shown_name(row.name)} — {row.role_label}: **{row.points}**"
-        for row in rows
-    ]
+    lines = [table_line(row) for row in rows]
     title = texts.render("discord.field.table", {}, lang)
     return [(title if index == 0 else BLANK, chunk) for index, chunk in enumerate(_chunks(lines, FIELD_MAX))][
         : FIELDS_MAX - 3
     ]
+
+
+def table_line(row: Row) -> str:
+    """One seat: marker, name, role, points (a typographic minus), then its details, escaped like names."""
+    marker, points = "▶" if row.to_act else "•", texts.number(row.points)
+    line = f"{marker} {shown_name(row.name)} — {row.role_label}: **{points}**"
+    return f"{line} · {shown_name(row.details)}" if row.details else line
 
 
 def card_embed(card: Card, colour: discord.Colour) -> discord.Embed:

@@ -5,13 +5,18 @@ Catalogues are JSON files named ``<catalogue>.<lang>.json`` beside this module (
 ``error.<code>`` for a refusal — to a :meth:`str.format` template over the event's facts.
 
 Before formatting, facts named in :data:`PLAYER_FIELDS` (ids of participants) become display names,
-and lists become comma-separated text, so catalogues stay plain templates.
+lists become comma-separated text and negative numbers take a typographic minus ("−7"), so catalogues
+stay plain templates. A few format specs (:data:`SPECS`) speak each language's way: plurals
+(``{n:plural:Auge:Augen}``; French counts 0 as singular), signed changes (``{delta:signed}``),
+decimals and percentages (``{p:percent}`` → "63,90 %" / "63.90%"), lists joined with "oder" / "or" /
+"ou" (``{valid:quoted_or}``) and French elision (``{player:elide:de}`` → "d'anna", "de ben").
 """
 
 from __future__ import annotations
 
 import json
 import string
+import unicodedata
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
@@ -88,20 +93,35 @@ def render(
     """The sentence for ``key`` in ``lang`` (falling back on English, then German).
 
     ``commands`` names the front end's commands for ``{cmd[…]}`` placeholders (console spelling by
-    default); ``scope`` names the game the sentence is about (see :func:`catalogue`).
+    default); ``scope`` names the game the sentence is about (see :func:`catalogue`). Numbers, lists
+    and plurals follow the rules of the language the template was found in (see :data:`SPECS`).
     """
     template = None
+    found = lang
     for candidate in _fallbacks(lang):
         template = catalogue(candidate, scope).get(key)
         if template is not None:
+            found = candidate
             break
     if template is None:
         details = ", ".join(f"{k}={v}" for k, v in facts.items())
         return f"[{key}{': ' if details else ''}{details}]"
+    return fill(template, facts, found, name_of, commands)
+
+
+def fill(
+    template: str,
+    facts: Mapping[str, Any],
+    lang: str,
+    name_of: Callable[[str], str] = str,
+    commands: Mapping[str, str] | None = None,
+) -> str:
+    """One template of language ``lang`` filled in with ``facts`` (what :func:`render` does once it
+    has found the template)."""
     prepared = _prepare(facts, name_of)
     prepared.setdefault("cmd", _Commands(commands or CONSOLE_COMMANDS))
-    if _PLURAL in template:
-        return _FORMATTER.vformat(template, (), _Facts(prepared))
+    if _custom(template):
+        return _formatter(lang).vformat(template, (), _Facts(prepared))
     return template.format_map(_Facts(prepared))  # the same result, without the pure-Python parser
 
 
@@ -111,30 +131,196 @@ def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> dict[st
         if key in PLAYER_FIELDS and isinstance(value, str):
             value = name_of(value)
         elif key in PLAYER_LIST_FIELDS and isinstance(value, list | tuple):
-            value = ", ".join(name_of(str(v)) for v in value)
+            value = _Items(name_of(str(v)) for v in value)
         elif isinstance(value, list | tuple):
-            value = ", ".join(str(v) for v in value)
+            value = _Items(value)
+        elif isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            value = _Negative(value)
         prepared[key] = value
     return prepared
 
 
-_PLURAL = ":plural:"
+MINUS = "\u2212"  # the typographic minus every negative number is written with ("−7", never "-7")
+
+
+class _Negative(int):
+    """A negative number: shown with a typographic minus wherever it is written plainly."""
+
+    def __format__(self, spec: str) -> str:
+        return number(int(self)) if not spec else int(self).__format__(spec)
+
+    def __str__(self) -> str:
+        return number(int(self))
+
+
+class _Items(tuple[Any, ...]):
+    """A list fact: written plainly it is "a, b, c"; the list specs join it the language's way."""
+
+    def __format__(self, spec: str) -> str:
+        return ", ".join(_plain(item) for item in self) if not spec else str(self).__format__(spec)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number(value)
+    return str(value)
+
+
+def number(value: int) -> str:
+    """An integer as the croupier writes it: 7, −7 (typographic minus)."""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def signed(value: int) -> str:
+    """+3 / −2 / ±0 as the croupier writes changes of pips."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return "±0"
+
+
+# --- the language-aware format specs ----------------------------------------------------------------
+#
+# Templates use them like any format spec: ``{amount:plural:Auge:Augen}``. Each takes the language the
+# template was written in, the fact's value and the spec's arguments (what follows its name).
+
+_OR = {"de": "oder", "en": "or", "fr": "ou"}
+_AND = {"de": "und", "en": "and", "fr": "et"}
+_QUOTES = {"de": ("„", "“"), "en": ("“", "”"), "fr": ("« ", " »")}  # as the catalogues write them
+_DECIMAL_COMMA = frozenset({"de", "fr"})
+_VOWELS = frozenset("aeiouyh")
+
+
+def singular(lang: str, count: float) -> bool:
+    """Whether ``count`` takes the singular: French says "0 point" and "1 point", German and English
+    only "1 Auge" / "1 pip"."""
+    return abs(count) < 2 if lang == "fr" else abs(count) == 1
+
+
+def _plural(lang: str, value: Any, args: list[str]) -> str:
+    one, many = [*args, "", ""][:2]
+    return f"{_plain(value)} {one if singular(lang, value) else many}"
+
+
+def _pick(lang: str, value: Any, args: list[str]) -> str:
+    one, many = [*args, "", ""][:2]
+    return one if singular(lang, value) else many
+
+
+def _signed(lang: str, value: Any, args: list[str]) -> str:
+    return signed(int(value))
+
+
+def decimal(lang: str, value: float, digits: int = 2) -> str:
+    """``1.25`` with the language's decimal mark: "1,25" in German and French."""
+    text = f"{value:.{digits}f}".replace("-", MINUS)
+    return text.replace(".", ",") if lang in _DECIMAL_COMMA else text
+
+
+def _decimal(lang: str, value: Any, args: list[str]) -> str:
+    return decimal(lang, float(value), int(args[0]) if args and args[0] else 2)
+
+
+def _percent(lang: str, value: Any, args: list[str]) -> str:
+    """A percentage given as a number of percent: "63,90 %" (de, fr), "63.90%" (en)."""
+    text = _decimal(lang, value, args)
+    return f"{text}%" if lang == "en" else f"{text} %"
+
+
+def _items(value: Any) -> list[str]:
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return [_plain(value)] if value not in (None, "") else []
+
+
+def _joined(lang: str, items: list[str], word: str) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def _quoted(lang: str, items: list[str]) -> list[str]:
+    left, right = _QUOTES.get(lang, _QUOTES["en"])
+    return [f"{left}{item}{right}" for item in items]
+
+
+def _list_spec(conjunction: Mapping[str, str] | None, quoted: bool) -> Callable[[str, Any, list[str]], str]:
+    """``list``: "a, b, c"; ``or``: "a, b oder c"; ``and``: "a, b und c"; ``quoted_…``: each item in the
+    language's quotes. An argument is what an empty list says instead (``{kept:list:aucun}``)."""
+
+    def spec(lang: str, value: Any, args: list[str]) -> str:
+        items = _items(value)
+        if not items:
+            return args[0] if args else ""
+        if quoted:
+            items = _quoted(lang, items)
+        if conjunction is None:
+            return ", ".join(items)
+        return _joined(lang, items, conjunction.get(lang, conjunction["en"]))
+
+    return spec
+
+
+def _elide(lang: str, value: Any, args: list[str]) -> str:
+    """French elision before a name: ``{player:elide:de}`` → "d'anna", "de ben"."""
+    word = args[0] if args else "de"
+    text = str(value)
+    first = unicodedata.normalize("NFKD", text[:1].casefold())[:1]
+    if word.endswith("e") and first in _VOWELS:
+        return f"{word[:-1]}'{text}"
+    return f"{word} {text}"
+
+
+SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
+    "plural": _plural,  # {n:plural:Auge:Augen} → "1 Auge", "3 Augen" (French: "0 point")
+    "pick": _pick,  # {n:pick:passt:passen} → the word alone, by the same rule
+    "signed": _signed,  # {delta:signed} → "+3", "−2", "±0"
+    "decimal": _decimal,  # {x:decimal} → "1,25" (de, fr) / "1.25" (en); {x:decimal:1} one digit
+    "percent": _percent,  # {p:percent} → "63,90 %" (de, fr) / "63.90%" (en)
+    "list": _list_spec(None, quoted=False),  # {kept:list:aucun} → "6, 5" or "aucun"
+    "or": _list_spec(_OR, quoted=False),  # {names:or} → "cleo oder dora"
+    "and": _list_spec(_AND, quoted=False),  # {modes:and:keine} → "zombie und mythic" or "keine"
+    "quoted_or": _list_spec(_OR, quoted=True),  # {valid:quoted_or} → "„weiter“ oder „stopp“"
+    "quoted_and": _list_spec(_AND, quoted=True),
+    "elide": _elide,  # {player:elide:de} → "d'anna" / "de ben" (French)
+}
+
+
+@cache
+def _custom(template: str) -> bool:
+    """Whether a template uses one of :data:`SPECS` (else plain ``str.format_map`` renders it)."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError:
+        return False
+    return any(spec and spec.split(":", 1)[0] in SPECS for _, _, spec, _ in parsed)
 
 
 class _Formatter(string.Formatter):
-    """str.format plus a plural spec: ``{amount:plural:Auge:Augen}`` → "1 Auge", "2 Augen"."""
+    """str.format plus :data:`SPECS`, in one language."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        if format_spec.startswith("plural:"):
-            _, singular, plural = format_spec.split(":", 2)
-            return f"{value} {singular if value in (1, -1) else plural}"
-        return str(super().format_field(value, format_spec))
+        name, *args = format_spec.split(":")
+        handler = SPECS.get(name)
+        if handler is None:
+            return str(super().format_field(value, format_spec))
+        try:
+            return handler(self.lang, value, args)
+        except (TypeError, ValueError):  # a fact of the wrong kind: show it rather than fail
+            return str(value)
 
     def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
         return kwargs[key] if isinstance(key, str) else super().get_value(key, args, kwargs)
 
 
-_FORMATTER = _Formatter()
+@cache
+def _formatter(lang: str) -> _Formatter:
+    return _Formatter(lang)
 
 
 class _Commands(dict[str, str]):
@@ -149,12 +335,3 @@ class _Facts(dict[str, Any]):
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
-
-
-def signed(value: int) -> str:
-    """+3 / −2 / ±0 as the croupier writes changes of pips."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "±0"

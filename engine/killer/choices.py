@@ -11,7 +11,8 @@ from engine.errors import CroupierError
 from engine.game import Choice
 from engine.killer.commands import Attack, Pass
 from engine.killer.names import resolve
-from engine.killer.state import KillerState, Turn
+from engine.killer.prompts import targets
+from engine.killer.state import KillerState
 from engine.killer.words import parse
 
 KEEP_GROUP = "keep"
@@ -54,24 +55,13 @@ def choices(state: KillerState) -> list[Choice]:
             group=TARGET_GROUP,
             tone="good",
         )
-        for pid in _targets(state, turn)
+        for pid in targets(state, turn)
     ]
     if Pass in state.variant.accepts.get(turn.step, ()):
         offered.append(Choice(action="pass", words="passe"))
     if state.variant.self_attack:  # the attack turns on the player: shown as a warning
         offered.append(Choice(action="attack_self", words="attaque", tone="halt"))
     return offered
-
-
-def _targets(state: KillerState, turn: Turn) -> list[str]:
-    ids = list(state.order) or [p.id for p in state.players]
-    return [
-        pid
-        for pid in ids
-        if pid != turn.player
-        and state.player(pid).targetable
-        and not state.variant.immune(state.player(pid), turn.value)
-    ]
 
 
 def _attack_words(state: KillerState, pid: str) -> str:

@@ -298,6 +298,81 @@ class Passed(KillerEvent):
     player: str
 
 
+# What the player to act is asked: the words to type now (after every move that leaves a decision)
+
+
+@dataclasses.dataclass(frozen=True)
+class KeepAsked(KillerEvent):
+    """The roll on the table waits for a keep; ``example`` is a keep of this roll ("6 5")."""
+
+    player: str
+    example: str
+
+
+@dataclasses.dataclass(frozen=True)
+class DirectionAsked(KillerEvent):
+    """A zombie announces its side before the keep phase (K5-Z1)."""
+
+    player: str
+    low: int
+    high: int
+
+
+@dataclasses.dataclass(frozen=True)
+class TargetAsked(KillerEvent):
+    """An attack waits for a target (K5-A1): the opponents it may hit; ``attaque`` alone turns it on
+    the attacker."""
+
+    player: str
+    value: int
+    targets: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class ImmuneTargetsOnly(KillerEvent):
+    """Every opponent still in the game is immune to this value (K5-T1): only ``attaque`` is left,
+    and it turns on the attacker."""
+
+    player: str
+    value: int
+
+
+@dataclasses.dataclass(frozen=True)
+class LastStanding(KillerEvent):
+    """Nobody else can be attacked: ``attaque`` turns on the player, and the game ends at the end of
+    the round if they are still at 0 PDV or more (K5-A1, K5-E1)."""
+
+    player: str
+    value: int
+
+
+@dataclasses.dataclass(frozen=True)
+class LastStandingDying(KillerEvent):
+    """A dying player alone with a suicide attack: ``attaque`` turns it on them, they die, and the
+    game ends without a winner at the end of the round (K5-D1, K5-E1)."""
+
+    player: str
+    value: int
+
+
+@dataclasses.dataclass(frozen=True)
+class TargetOrPassAsked(KillerEvent):
+    """The older revision after a positive strength: attack someone or pass (K6-F1, K6-A1)."""
+
+    player: str
+    value: int
+    targets: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class AgainAsked(KillerEvent):
+    """The older revision after a hit: attack again or pass (K6-A1)."""
+
+    player: str
+    value: int
+    targets: tuple[str, ...]
+
+
 # Life and death
 
 

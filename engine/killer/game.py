@@ -37,6 +37,7 @@ from engine.killer.classic import Classic
 from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
 from engine.killer.events import TimedOut
 from engine.killer.names import resolve
+from engine.killer.prompts import prompt
 from engine.killer.rules import MAX_DICE, MIN_DICE, MODES
 from engine.killer.state import KillerState, Turn
 from engine.killer.variant import Variant
@@ -70,6 +71,9 @@ class _KillerGame:
 
     def parse(self, text: str) -> Command | None:
         return words.parse(text)
+
+    def near_miss(self, text: str) -> str | None:
+        return words.near_miss(text)
 
     def apply(
         self, state: KillerState, actor: str, command: Command, dice: DiceSource
@@ -131,7 +135,14 @@ class _KillerGame:
         ids = list(state.order) + [p.id for p in state.players if p.id not in state.order]
         to_act = self.to_act(state)
         return [
-            Seat(player.id, player.name, player.status, player.hp, player.id == to_act)
+            Seat(
+                player.id,
+                player.name,
+                player.status,
+                player.hp,
+                player.id == to_act,
+                (("terminator", player.terminator),) if player.terminator else (),
+            )
             for player in map(state.player, ids)
         ]
 
@@ -159,8 +170,9 @@ class _KillerGame:
 
 
 def _settled(state: KillerState, events: list[Event], dice: DiceSource) -> Result:
+    """Make the rolls that are due, then ask the player to act what they must type now."""
     state, more = flow.settle(state, dice, strict=False)
-    return state, events + more
+    return state, events + more + prompt(state)
 
 
 def _timeout(state: KillerState, turn: Turn) -> Result:

@@ -12,7 +12,8 @@ _MENTION = re.compile(r"^<@!?(\w+)>$")
 
 
 def resolve(state: KillerState, text: str) -> str:
-    """The participant id ``text`` names; ``unknown_player`` with suggestions otherwise."""
+    """The participant id ``text`` names; ``unknown_player`` with suggestions otherwise, or
+    ``no_such_player`` with the players when no name comes close."""
     raw = text.strip()
     mention = _MENTION.match(raw)
     if mention:
@@ -30,4 +31,7 @@ def resolve(state: KillerState, text: str) -> str:
             if fold(player.id) == folded:
                 return player.id
     names = [player.name for player in state.players]
-    raise InvalidCommand("unknown_player", name=text, suggestions=closest(raw, names))
+    suggestions = closest(raw, names) if folded else []
+    if not suggestions:  # nothing close: say who is in the game instead of an empty "did you mean"
+        raise InvalidCommand("no_such_player", name=text.strip(), players=[p.id for p in state.players])
+    raise InvalidCommand("unknown_player", name=text, suggestions=suggestions)

@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from engine.commands import closest, fold
+from engine.commands import fold
 from engine.errors import InvalidCommand
 
 MIN_DICE = 3  # fewer is "impossible" in the text: the targets would overlap (K5-S1 variants)
@@ -59,7 +59,7 @@ class Verdict:
 def judge(rules: Rules, score: int, direction: Side | None = None) -> Verdict:
     """Attack, regeneration or loss for ``score``; a zombie's ``direction`` voids the other side.
 
-    Reading (rules/killer.md K5-Z1): a zombie past the wrong target misses and loses 1 PDV.
+    Reading (docs/rules-killer.md K5-Z1): a zombie past the wrong target misses and loses 1 PDV.
     """
     if score < rules.low:
         side: Side = "low"
@@ -78,17 +78,17 @@ def judge(rules: Rules, score: int, direction: Side | None = None) -> Verdict:
 
 def dice_option(value: Any) -> int:
     if isinstance(value, bool):
-        raise InvalidCommand("killer_bad_dice", value=str(value))
+        raise InvalidCommand("killer_bad_dice", value=str(value), minimum=MIN_DICE, maximum=MAX_DICE)
     if isinstance(value, int):
         dice = value
     elif isinstance(value, str) and value.strip().isdigit():
         dice = int(value.strip())
     else:
-        raise InvalidCommand("killer_bad_dice", value=str(value))
+        raise InvalidCommand("killer_bad_dice", value=str(value), minimum=MIN_DICE, maximum=MAX_DICE)
     if dice < MIN_DICE:
-        raise InvalidCommand("killer_too_few_dice", dice=dice, minimum=MIN_DICE)
+        raise InvalidCommand("killer_too_few_dice", dice=dice, minimum=MIN_DICE, maximum=MAX_DICE)
     if dice > MAX_DICE:
-        raise InvalidCommand("killer_too_many_dice", dice=dice, maximum=MAX_DICE)
+        raise InvalidCommand("killer_too_many_dice", dice=dice, minimum=MIN_DICE, maximum=MAX_DICE)
     return dice
 
 
@@ -98,14 +98,14 @@ def modes_option(value: Any) -> set[str]:
     elif isinstance(value, list | tuple):
         words = [str(w) for w in value]
     else:
-        raise InvalidCommand("killer_unknown_mode", mode=str(value), suggestions=list(MODES))
+        raise InvalidCommand("killer_unknown_mode", mode=str(value), valid=list(MODES))
     aliases = {"terminator": "terminator", "zombie": "zombie", "zombies": "zombie", "mythic": "mythic"}
     aliases |= {"mythique": "mythic", "mythiques": "mythic", "jets mythiques": "mythic"}
     chosen: set[str] = set()
     for word in words:
         mode = aliases.get(fold(word))
         if mode is None:
-            raise InvalidCommand("killer_unknown_mode", mode=word, suggestions=closest(word, MODES))
+            raise InvalidCommand("killer_unknown_mode", mode=word, valid=list(MODES))
         chosen.add(mode)
     return chosen
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from engine.commands import fold
+from engine.commands import near_miss as _near_miss
 from engine.errors import InvalidCommand
 from engine.game import Command
 from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
@@ -82,3 +83,22 @@ def _keep(args: list[str]) -> Command:
     if not values:
         raise InvalidCommand("killer_keep_none")
     return Keep(tuple(values))
+
+
+# The words a near miss is compared with (folded spelling → the word shown to the player).
+NEAR_MISSES: dict[str, str] = {
+    "garde": "garde",
+    "garde tout": "garde tout",
+    "auto": "auto",
+    "attaque": "attaque",
+    "attack": "attaque",
+    "passe": "passe",
+    "haut": "haut",
+    "bas": "bas",
+    "conseil": "conseil",
+}
+
+
+def near_miss(text: str) -> str | None:
+    """The word a line that is no command probably meant ("atack ben" → "attaque"), or None."""
+    return _near_miss(text, parse, NEAR_MISSES, lead=("je",))

@@ -13,7 +13,7 @@ from engine.verflixte6.answers import FIGHT, KEEP, RETREAT, VICTIM
 from engine.verflixte6.commands import Rob
 from engine.verflixte6.jokers import beefmaker, registry
 from engine.verflixte6.robbery import eligible
-from engine.verflixte6.state import JUNGFRAU, MAX_JOKERS, PLAYING, Durchgang, find
+from engine.verflixte6.state import JUNGFRAU, MAX_JOKERS, PLAYING, Durchgang, Spiel, find
 from engine.verflixte6.turns import can_act, to_act
 
 JOKER_GROUP = "jokers"
@@ -50,14 +50,13 @@ def choices(state: Durchgang) -> list[Choice]:
         return []
     pending = spiel.pending
     if pending is None:
-        playable = [name for name in spiel.jokers if registry.spec(name).announced and name not in spiel.used]
         return [
-            Choice(action="continue", words="weiter", tone=GO),
+            Choice(action="continue", words=CONTINUE, tone=GO),
             *(
-                Choice(action="joker", words=f"weiter mit Joker {name}", facts={"joker": name}, group="joker")
-                for name in playable
+                Choice(action="joker", words=joker_words(name), facts={"joker": name}, group="joker")
+                for name in playable(spiel)
             ),
-            Choice(action="stop", words="stopp", tone=HALT),
+            Choice(action="stop", words=STOP, tone=HALT),
         ]
     if pending.decision == VICTIM:
         exclude = state.beefmaker_victims if pending.source == beefmaker.NAME else ()
@@ -84,6 +83,23 @@ def choices(state: Durchgang) -> list[Choice]:
             Choice(action="repeat", words="wiederholen"),
         ]
     return []  # pragma: no cover - every decision is listed above
+
+
+CONTINUE, STOP = "weiter", "stopp"
+
+
+def playable(spiel: Spiel) -> list[str]:
+    """The jokers still in hand that are announced (autojokers act by themselves)."""
+    return [name for name in spiel.jokers if registry.spec(name).announced and name not in spiel.used]
+
+
+def joker_words(name: str) -> str:
+    return f"weiter mit Joker {name}"
+
+
+def running_words(spiel: Spiel) -> tuple[str, ...]:
+    """What the owner of a running Spiel with nothing pending may type: the words of the buttons."""
+    return (CONTINUE, *(joker_words(name) for name in playable(spiel)), STOP)
 
 
 def _name(state: Durchgang, pid: str) -> str:

@@ -112,6 +112,16 @@ class Closed(V6Event):
     players: tuple[str, ...]
 
 
+@dataclasses.dataclass(frozen=True)
+class ClosedEmpty(V6Event):
+    """The close of a Durchgang nobody played a Spiel in (nobody signed up, or nobody threw)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class AllPlayed(V6Event):
+    """The last Spiel ended and nobody waits to play: a moderator's close ends the Durchgang."""
+
+
 # --- the Spiel ----------------------------------------------------------------------------------------
 
 
@@ -168,6 +178,15 @@ class ToertchenPaid(Scored):
 class Stopped(V6Event):
     player: str
     total: int
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveAsked(V6Event):
+    """After the Freiwurf and every step that leaves the Spiel running: the words valid now
+    (``weiter``, ``weiter mit Joker X`` for each joker still in hand, ``stopp``)."""
+
+    player: str
+    valid: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)

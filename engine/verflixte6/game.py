@@ -14,7 +14,16 @@ from engine.verflixte6.events import V6Event
 from engine.verflixte6.highlights import joker_highlights
 from engine.verflixte6.jokers import registry
 from engine.verflixte6.options import parse_options
-from engine.verflixte6.state import DID_NOT_PLAY, ORDERS, PRINZESSIN, ZOMBIE, Durchgang
+from engine.verflixte6.state import (
+    DID_NOT_PLAY,
+    JUNGFRAU,
+    ORDERS,
+    PLAYING,
+    PRINZESSIN,
+    ZOMBIE,
+    Durchgang,
+    Participant,
+)
 from engine.verflixte6.turns import can_act, to_act
 
 
@@ -39,6 +48,9 @@ class Verflixte6:
     def parse(self, text: str) -> Command | None:
         return words.parse(text)
 
+    def near_miss(self, text: str) -> str | None:
+        return words.near_miss(text)
+
     def apply(
         self, state: Durchgang, actor: str, command: Command, dice: DiceSource
     ) -> tuple[Durchgang, Sequence[V6Event]]:
@@ -51,8 +63,17 @@ class Verflixte6:
         return snapshot.load(data)
 
     def table(self, state: Durchgang) -> Sequence[Seat]:
+        """The participants in turn order; a Spiel not over yet shows the jokers still in hand, and a
+        running one its valve level and Fumo (``seat.details.<key>`` in the catalogue)."""
         return [
-            Seat(player=p.id, name=p.name, role=p.role, points=p.points, to_act=can_act(state, p.id))
+            Seat(
+                player=p.id,
+                name=p.name,
+                role=p.role,
+                points=p.points,
+                to_act=can_act(state, p.id),
+                details=_details(p),
+            )
             for p in state.participants
         ]
 
@@ -83,3 +104,18 @@ class Verflixte6:
 
 
 GAME = Verflixte6()
+
+
+def _details(participant: Participant) -> tuple[tuple[str, Any], ...]:
+    spiel = participant.spiel
+    if spiel is None or participant.role not in (JUNGFRAU, PLAYING):
+        return ()
+    details: list[tuple[str, Any]] = []
+    in_hand = tuple(name for name in spiel.jokers if name not in spiel.used)
+    if in_hand:
+        details.append(("jokers", in_hand))
+    if participant.role == PLAYING and spiel.valve is not None:
+        details.append(("valve", spiel.valve))
+    if participant.role == PLAYING and spiel.fumo:
+        details.append(("fumo", True))
+    return tuple(details)

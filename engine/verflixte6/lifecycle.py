@@ -118,7 +118,10 @@ def close(step: Step) -> None:
             step.update(participant.id, role=DID_NOT_PLAY, points=0)
             step.emit(ev.DidNotPlay(player=participant.id, delta=-participant.points, total=0))
     step.state = dataclasses.replace(step.state, closed=True)
-    step.emit(ev.Closed(players=tuple(p.id for p in step.state.participants)))
+    if ids_with_role(step.state, PRINZESSIN, ZOMBIE):
+        step.emit(ev.Closed(players=tuple(p.id for p in step.state.participants)))
+    else:
+        step.emit(ev.ClosedEmpty())
 
 
 def _waiting_jungfrau(step: Step, target: str) -> Participant:

@@ -20,7 +20,8 @@ def clean(text: str) -> str:
 
 
 def resolve(state: Durchgang, text: str) -> str:
-    """The participant id ``text`` names; unknown or ambiguous names are refused with suggestions."""
+    """The participant id ``text`` names; unknown or ambiguous names are refused with suggestions (or,
+    when no name comes close, with who is in the Durchgang)."""
     wanted = clean(text)
     for participant in state.participants:
         if participant.id == wanted:
@@ -35,4 +36,7 @@ def resolve(state: Durchgang, text: str) -> str:
     if len(by_name) > 1:
         raise InvalidCommand("ambiguous_player", name=wanted, players=by_name)
     names = [p.name for p in state.participants]
-    raise InvalidCommand("unknown_player", name=wanted, suggestions=closest(wanted, names) if key else [])
+    suggestions = closest(wanted, names) if key else []
+    if not suggestions:  # nothing close: say who is in the Durchgang instead of an empty "perhaps"
+        raise InvalidCommand("no_such_player", name=wanted, players=[p.id for p in state.participants])
+    raise InvalidCommand("unknown_player", name=wanted, suggestions=suggestions)

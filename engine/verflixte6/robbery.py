@@ -66,6 +66,8 @@ def choose(step: Step, command: Command, exclude: Sequence[str] = ()) -> str | N
         return None
     victim = players.resolve(step.state, command.target)
     victims = eligible(step.state, step.subject, exclude)
+    if victim == step.subject:
+        raise IllegalCommand("rob_self", victims=list(victims))
     if victim not in victims:
         role = step.get(victim).role
         raise IllegalCommand("not_eligible", target=victim, role=role, victims=list(victims))

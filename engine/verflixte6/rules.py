@@ -16,6 +16,7 @@ from engine.game import Close, Command, Join, Leave, Remove, Skip, Start, Timeou
 from engine.verflixte6 import decisions, lifecycle, throws
 from engine.verflixte6 import events as ev
 from engine.verflixte6.answers import ANSWERS
+from engine.verflixte6.choices import running_words
 from engine.verflixte6.commands import ChooseJokers, Continue, PlayJoker, Stop
 from engine.verflixte6.jokers import registry
 from engine.verflixte6.jokers.spec import ONCE
@@ -23,6 +24,7 @@ from engine.verflixte6.state import (
     DID_NOT_PLAY,
     JUNGFRAU,
     MAX_JOKERS,
+    PLAYING,
     PRINZESSIN,
     ZOMBIE,
     Durchgang,
@@ -43,6 +45,7 @@ _LIFECYCLE: dict[type[Command], Callable[[Step, Any], None]] = {
     Timeout: lifecycle.timeout,
 }
 _SPIEL: tuple[type[Command], ...] = (ChooseJokers, Continue, PlayJoker, Stop, *ANSWERS)
+BEFORE_FREIWURF = ("Joker: A, B, C", "weiter")  # what a Jungfrau may say (V6-S2, V6-S3)
 
 
 def apply(
@@ -51,16 +54,30 @@ def apply(
     if state.closed:
         raise IllegalCommand("closed")
     before = to_act(state)
+    playing = _someone_to_play(state)
     step = Step(state, actor, dice, registry.JOKERS)
     handler = _LIFECYCLE.get(type(command))
     if handler is not None:
         handler(step, command)
     elif isinstance(command, _SPIEL):
         _spiel(step, command)
+        _ask(step)
     else:
         raise InvalidCommand("unknown_command", command=type(command).__name__)
     _announce_next(step, before)
+    if playing and not _someone_to_play(step.state) and step.state.participants and not step.state.closed:
+        step.events.append(ev.AllPlayed())
     return step.state, tuple(step.events)
+
+
+def _someone_to_play(state: Durchgang) -> bool:
+    return any(p.role in (JUNGFRAU, PLAYING) for p in state.participants)
+
+
+def _ask(step: Step) -> None:
+    """A Spiel that goes on with nothing pending: tell its owner the words valid now."""
+    if step.running and step.spiel.pending is None:
+        step.events.append(ev.MoveAsked(player=step.subject, valid=running_words(step.spiel)))
 
 
 def _spiel(step: Step, command: Command) -> None:
@@ -83,7 +100,7 @@ def _spiel(step: Step, command: Command) -> None:
     elif isinstance(command, ChooseJokers):
         raise IllegalCommand("jokers_locked", jokers=list(step.spiel.jokers))
     else:
-        raise IllegalCommand("no_decision_pending")
+        raise IllegalCommand("no_decision_pending", valid=list(running_words(step.spiel)))
 
 
 def _require_turn(step: Step) -> Participant:
@@ -110,7 +127,7 @@ def _before_freiwurf(step: Step, command: Command) -> None:
     elif isinstance(command, PlayJoker):
         raise IllegalCommand("joker_before_freiwurf", joker=command.joker)
     else:
-        raise IllegalCommand("no_decision_pending")
+        raise IllegalCommand("no_decision_pending", valid=list(BEFORE_FREIWURF))
 
 
 def _choose(step: Step, wanted: Sequence[str]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from engine.commands import fold
+from engine.commands import near_miss as _near_miss
 from engine.errors import InvalidCommand
 from engine.game import Command
 from engine.verflixte6.commands import (
@@ -134,10 +135,25 @@ def _weiter(text: str, rest: list[str]) -> Command | None:
     name = registry.resolve(" ".join(tail))
     if name is not None:
         return PlayJoker(name)
+    several = _several_jokers(text, tail)
+    if several:  # "weiter mit Joker Rattenlord und Monokel": one joker per step
+        raise InvalidCommand("one_joker_per_step", jokers=list(several))
     if announced:
         match = _WEITER_JOKER.match(text)
         registry.require(match.group("name") if match else " ".join(tail))  # raises unknown_joker
     return None
+
+
+def _several_jokers(text: str, tail: list[str]) -> tuple[str, ...]:
+    """The jokers a ``weiter`` line names when it names more than one, else ()."""
+    match = _WEITER_JOKER.match(text)
+    named = match.group("name") if match else " ".join(tail)
+    parts = [part for part in _JOKER_SEPARATORS.split(named) if fold(part)]
+    if len(parts) > 1:
+        names = [registry.resolve(part) for part in parts]
+        return tuple(n for n in names if n is not None) if all(names) else ()
+    found = registry.segment(" ".join(tail))
+    return found if found is not None and len(found) > 1 else ()
 
 
 def _rob(text: str, rest: list[str]) -> Rob:
@@ -156,3 +172,23 @@ def _rob(text: str, rest: list[str]) -> Rob:
     if len(several) > 1:  # V6-N5: the whole robbery comes from one victim
         raise InvalidCommand("rob_split", names=several)
     return Rob(target)
+
+
+# The words a near miss is compared with (folded spelling → the word shown to the player).
+NEAR_MISSES: dict[str, str] = {
+    "weiter": "weiter",
+    "stopp": "stopp",
+    "joker": "Joker",
+    "raube": "raube",
+    "raube nicht": "raube nicht",
+    "kaempfen": "kämpfen",
+    "kneifen": "kneifen",
+    "zuruecktreten": "zurücktreten",
+    "behalten": "behalten",
+    "wiederholen": "wiederholen",
+}
+
+
+def near_miss(text: str) -> str | None:
+    """The word a line that is no command probably meant ("wieter" → "weiter"), or None."""
+    return _near_miss(text, parse, NEAR_MISSES, lead=("ich",))

@@ -4,7 +4,7 @@ and scripted dice the test extends as it goes."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -255,12 +255,27 @@ def refusal(key: str, lang: str = "de", game: str | None = "verflixte6", **facts
 
 
 def row(
-    name: str, role: str, points: int, *, to_act: bool = False, lang: str = "de", game: str = "verflixte6"
+    name: str,
+    role: str,
+    points: int,
+    *,
+    to_act: bool = False,
+    lang: str = "de",
+    game: str = "verflixte6",
+    jokers: Sequence[str] = (),
 ) -> str:
     """One seat of the running table as Discord draws it (``bot.discord.embeds.table_fields``): the
-    marker of the player to act, the name, the role as the game's catalogue names it, the points."""
+    marker of the player to act, the name, the role as the game's catalogue names it, the points, and
+    the jokers still in hand."""
     marker = "▶" if to_act else "•"
-    return f"{marker} {name} — {says(f'role.{role}', lang, game)}: **{points}**"
+    line = f"{marker} {name} — {says(f'role.{role}', lang, game)}: **{points}**"
+    return f"{line} · {says('seat.details.jokers', lang, game, jokers=list(jokers))}" if jokers else line
+
+
+def asked(player: str, *jokers: str, lang: str = "de") -> str:
+    """What Die verflixte 6! asks after a throw: "weiter", "weiter mit Joker X" per joker, "stopp"."""
+    valid = ["weiter", *(f"weiter mit Joker {joker}" for joker in jokers), "stopp"]
+    return says("v6.move_asked", lang, player=player, valid=valid)
 
 
 def title(number: int, lang: str = "de", game: str = "verflixte6") -> str:

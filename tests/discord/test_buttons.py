@@ -3,7 +3,7 @@ works (persistent dynamic items), and a board the game has moved past answers "o
 
 from __future__ import annotations
 
-from tests.discord.helpers import Table, custom_id_for, labels, note, refusal, says, story
+from tests.discord.helpers import Table, asked, custom_id_for, labels, note, refusal, says, story
 
 CONTINUE = says("choice.continue")  # the buttons' labels, as the game's catalogue names them
 STOP = says("choice.stop")
@@ -47,7 +47,7 @@ async def test_boards_keep_working_after_a_restart_and_stale_ones_say_so(table: 
         first_board = await table.said(p.anna, "weiter")  # Freiwurf 3
     async with table.running():  # a new process: nothing in memory, the same database
         pressed = await table.pressed(first_board, custom_id_for(first_board, CONTINUE), p.anna)
-        assert story(pressed) == [says("v6.thrown", face=5, player="Anna", total=8)]
+        assert story(pressed) == [says("v6.thrown", face=5, player="Anna", total=8), asked("Anna")]
     async with table.running():  # and again: the typed line moves the game past the last board
         await table.said(p.anna, "weiter")  # 2 → 10
         _, stale = await table.press(pressed, custom_id_for(pressed, STOP), p.anna)

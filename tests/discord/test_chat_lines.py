@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.discord.helpers import Table, refusal, says, story
+from tests.discord.helpers import Table, asked, refusal, says, story
 
 
 async def answered(table: Table, message_id: int) -> bool:
@@ -61,6 +61,6 @@ async def test_chatter_is_not_answered_with_or_without_a_game(table: Table) -> N
         await table.slash_message(p.anna, "mitmachen")
         chatter = await table.say(p.anna, "na, wer traut sich heute?")
         thrown = await table.said(p.anna, "weiter")  # answered after the chatter was handled
-        assert story(thrown) == [says("v6.freiwurf", player="Anna", face=2, total=2)]
+        assert story(thrown) == [says("v6.freiwurf", player="Anna", face=2, total=2), asked("Anna")]
         assert not await answered(table, before_game)
         assert not await answered(table, chatter)

@@ -3,7 +3,7 @@ in the same process and after a restart (then the store's command log recognises
 
 from __future__ import annotations
 
-from tests.discord.helpers import Table, row, says, story, table_rows
+from tests.discord.helpers import Table, asked, row, says, story, table_rows
 
 
 async def replies_to(table: Table, message_id: int) -> list[int]:
@@ -24,9 +24,9 @@ async def test_the_same_message_delivered_twice_is_applied_once(table: Table) ->
         await table.slash_message(p.anna, "mitmachen")
         twice = await table.say(p.anna, "weiter", times=2)
         answer = await table.answer_to(twice)
-        assert story(answer) == [says("v6.freiwurf", player="Anna", face=4, total=4)]
+        assert story(answer) == [says("v6.freiwurf", player="Anna", face=4, total=4), asked("Anna")]
         later = await table.said(p.anna, "weiter")  # answered after the duplicate was dealt with
-        assert story(later) == [says("v6.thrown", face=2, player="Anna", total=6)]
+        assert story(later) == [says("v6.thrown", face=2, player="Anna", total=6), asked("Anna")]
         assert await replies_to(table, twice) == [answer.message_id]
     async with table.running():  # a restarted bot gets the old event again
         await table.emu.redeliver(twice)

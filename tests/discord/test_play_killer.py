@@ -34,6 +34,7 @@ async def test_K5_E1_killer_game_to_the_end_by_words_and_selects(table: Table) -
             killer_says("killer.kept", player="Anna", values=[6] * 5, total=30),
             killer_says("killer.hit_points_set", player="Anna", hp=30),
             killer_says("killer.rolled", player="Ben", faces=[3, 1, 1, 1, 1]),
+            killer_says("killer.keep_asked", player="Ben", example="3 1"),
         ]
         assert kept.content == f"<@{p.ben}>"
 

@@ -13,6 +13,7 @@ from bot.exports import StandingsTable
 from tests.conftest import BACKENDS
 from tests.discord.helpers import (
     Table,
+    asked,
     custom_id_for,
     embeds_of,
     option_values,
@@ -52,7 +53,7 @@ async def test_V6_N5_full_durchgang_by_words_buttons_and_selects(table: Table) -
 
         # anna types the forum words
         freiwurf = await table.said(p.anna, "weiter")
-        assert story(freiwurf) == [says("v6.freiwurf", player="Anna", face=3, total=3)]
+        assert story(freiwurf) == [says("v6.freiwurf", player="Anna", face=3, total=3), asked("Anna")]
         assert row("Anna", "playing", 3, to_act=True) in table_rows(freiwurf)
         await table.said(p.anna, "weiter bitte!")
         stopped = await table.said(p.anna, "stopp")
@@ -79,7 +80,10 @@ async def test_V6_N5_full_durchgang_by_words_buttons_and_selects(table: Table) -
             says("v6.joker_info.ALL IN"),
         ]
         thrown = await table.pressed(chose, custom_id_for(chose, says("choice.freiwurf")), p.ben)
-        assert story(thrown) == [says("v6.freiwurf", player="Ben", face=4, total=4)]
+        assert story(thrown) == [
+            says("v6.freiwurf", player="Ben", face=4, total=4),
+            asked("Ben", "Rattenlord", "ALL IN"),
+        ]
         assert [f["name"] for f in thrown.embeds[1]["fields"]] == ["Rattenlord", "ALL IN"]
         one = await table.pressed(thrown, custom_id_for(thrown, CONTINUE), p.ben)
         assert story(one) == [  # the robbing 1: k = 1
@@ -90,10 +94,11 @@ async def test_V6_N5_full_durchgang_by_words_buttons_and_selects(table: Table) -
         assert sorted(o["label"] for o in victims["options"]) == ["Anna", "Carl"]
         robbed = await table.pressed(one, victims["custom_id"], p.ben, option_values(victims, "Anna"))
         assert story(robbed) == [
-            says("v6.robbed", robber="Ben", victim="Anna", amount=1, robber_total=6, victim_total=4)
+            says("v6.robbed", robber="Ben", victim="Anna", amount=1, robber_total=6, victim_total=4),
+            asked("Ben", "Rattenlord", "ALL IN"),
         ]
         assert row("Anna", "prinzessin", 4) in table_rows(robbed)
-        assert row("Ben", "playing", 6, to_act=True) in table_rows(robbed)
+        assert row("Ben", "playing", 6, to_act=True, jokers=("Rattenlord", "ALL IN")) in table_rows(robbed)
         done = await table.pressed(robbed, custom_id_for(robbed, STOP), p.ben)
         assert story(done) == [
             says("v6.stopped", player="Ben", total=6),
@@ -113,10 +118,12 @@ async def test_V6_N5_full_durchgang_by_words_buttons_and_selects(table: Table) -
         ]
         by_mention = await table.said(p.carl, f"raube <@{p.ben}>")
         assert story(by_mention) == [
-            says("v6.robbed", robber="Carl", victim="Ben", amount=1, robber_total=7, victim_total=5)
+            says("v6.robbed", robber="Carl", victim="Ben", amount=1, robber_total=7, victim_total=5),
+            asked("Carl", "Kälteschutz"),
         ]
         assert row("Ben", "prinzessin", 5) in table_rows(by_mention)
-        await table.said(p.carl, "stopp")
+        last = await table.said(p.carl, "stopp")
+        assert story(last) == [says("v6.stopped", player="Carl", total=7), says("v6.all_played")]
 
         closed = await table.slash_message(p.moni, "durchgang", subcommand="schliessen")
         assert story(closed) == [says("v6.closed")]

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from bot.croupier import Croupier
 from bot.store import Store, StoreUnavailable, UnitOfWork
-from tests.discord.helpers import Table, note, says, story
+from tests.discord.helpers import Table, asked, note, says, story
 
 T = TypeVar("T")
 
@@ -50,7 +50,7 @@ async def test_store_outage_answers_try_again_and_the_bot_keeps_running(table: T
         assert record.dice_used == 0
         assert len(record.participants) == 1
         thrown = await table.said(p.anna, "weiter")
-        assert story(thrown) == [says("v6.freiwurf", player="Anna", face=4, total=4)]
+        assert story(thrown) == [says("v6.freiwurf", player="Anna", face=4, total=4), asked("Anna")]
         answered = [m.message_reference for m in table.emu.bot_messages if m.message_reference]
         assert all(int(ref["message_id"]) != chat for ref in answered)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from bot.games import GAMES
 from bot.store import GameRecord, Store
 from engine.game import Choice
-from tests.discord.helpers import custom_id_for, says, story, title
+from tests.discord.helpers import asked, custom_id_for, says, story, title
 from tests.discord_emulator import BotMessage, DiscordEmulator, InteractionResponse, SentInteraction
 
 MODERATOR_ROLE = "Spielleitung"
@@ -141,8 +141,8 @@ class Round:
             assert story(joined)[0] == says("v6.joined", name=name, position=position), joined.text()
         freiwurf = await self.say(room.anna, "weiter")
         [face] = await self.dice_of(self.messages[-1])  # the dice are secret: read the face from the log
-        expected = says("v6.freiwurf", player="Anna", face=face, total=face)
-        assert story(freiwurf) == [expected], freiwurf.text()
+        expected = [says("v6.freiwurf", player="Anna", face=face, total=face), asked("Anna")]
+        assert story(freiwurf) == expected, freiwurf.text()
         await self.press(freiwurf, says("choice.continue"), room.anna)
         await self.finish_spiel(room.anna)
         await self.say(room.ben, "weiter")

@@ -90,10 +90,14 @@ def suggest(text: str) -> list[str]:
 
 
 def require(text: str) -> str:
-    """Like :func:`resolve`, but an unknown name is refused with suggestions."""
+    """Like :func:`resolve`, but an unknown name is refused with suggestions (``no_such_joker`` when
+    nothing comes close)."""
     name = resolve(text)
     if name is None:
-        raise InvalidCommand("unknown_joker", name=text.strip(), suggestions=suggest(text))
+        suggestions = suggest(text)
+        if not suggestions:  # nothing close: point at the list of jokers instead of an empty guess
+            raise InvalidCommand("no_such_joker", name=text.strip())
+        raise InvalidCommand("unknown_joker", name=text.strip(), suggestions=suggestions)
     return name
 
 

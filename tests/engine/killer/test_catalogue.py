@@ -39,7 +39,12 @@ EVENT_CLASSES = [
     for _, cls in inspect.getmembers(ev, inspect.isclass)
     if issubclass(cls, ev.KillerEvent) and cls is not ev.KillerEvent
 ]
-SHARED_CODES = {"not_your_turn", "unknown_player", "unsupported_format"}  # same facts as other games'
+SHARED_CODES = {
+    "not_your_turn",
+    "unknown_player",
+    "no_such_player",
+    "unsupported_format",
+}  # same facts as other games'
 GAME_KEYS = {"game.title", "game.round", "game.opened", "help.words", "help.rules"}
 GAME_FACTS = {"number": 7, "tournament": "Frühjahr 2025", "commitment": "ab" * 32}
 
@@ -86,8 +91,11 @@ def _actions() -> set[str]:
     }
 
 
+SEAT_DETAILS = {"terminator"}  # the keys of the running table's details (KillerGame.table)
+
+
 def _expected_keys() -> set[str]:
-    keys = {cls.kind() for cls in EVENT_CLASSES} | GAME_KEYS
+    keys = {cls.kind() for cls in EVENT_CLASSES} | GAME_KEYS | {f"seat.details.{k}" for k in SEAT_DETAILS}
     keys |= {f"error.{code}" for code in _raise_sites()}
     keys |= {f"choice.{action}" for action in _actions()}
     return keys | {f"role.{status}" for status in get_args(Status)}
@@ -199,6 +207,15 @@ def _games() -> Iterator[Event]:
     immune.do("ben", "garde tout")
     immune.do("ben", "attaque")
     yield from immune.events
+    all_immune = position(
+        {"anna": ("alive", 30), "ben": ("alive", 10)},
+        "ben",
+        [5, 6, 6, 4, 4],
+        options={"modes": ["terminator"]},
+        terminator={"anna": 1},
+    )
+    all_immune.do("ben", "garde tout")  # an attack of 1: anna is immune, only "attaque" is left
+    yield from all_immune.events
     zombie = position(
         {"anna": ("alive", 30), "ben": ("zombie", 1)}, "ben", [1, 1, 1, 1, 1], options={"modes": "zombie"}
     )
@@ -258,6 +275,7 @@ def _refusals() -> Iterator[CroupierError]:
     yield _refusal(_play(lobby, "ben", Leave()))
     yield _refusal(_play(lobby, "anna", "garde 6"))
     yield _refusal(_play(lobby, "mod", Remove("zed")))
+    yield _refusal(_play(lobby, "mod", Remove("ana")))
     keeping = _keeping()
     for actor, line in [("ben", "garde 6"), ("anna", "attaque ben"), ("anna", "garde 6 6")]:
         yield _refusal(_play(keeping, actor, line))

@@ -1,4 +1,4 @@
-"""The 5-dice Killer (rules/killer.md, part A): one test or more per rule id, scripted dice."""
+"""The 5-dice Killer (docs/rules-killer.md, part A): one test or more per rule id, scripted dice."""
 
 from __future__ import annotations
 
@@ -302,7 +302,7 @@ def test_K5_R1_start_rolls_the_first_setup_dice_and_keeps_roll_again_at_once() -
     assert table.dice.position == 5
     assert table.roll == (6, 6, 1, 2, 3)
     events = table.do("anna", "garde 6 6")
-    assert kinds(events) == ["killer.kept", "killer.rolled"]
+    assert kinds(events) == ["killer.kept", "killer.rolled", "killer.keep_asked"]
     assert table.dice.position == 8
 
 

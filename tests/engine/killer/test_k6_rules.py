@@ -1,4 +1,4 @@
-"""The older 6-dice Killer (rules/killer.md, part B), scripted dice."""
+"""The older 6-dice Killer (docs/rules-killer.md, part B), scripted dice."""
 
 from __future__ import annotations
 

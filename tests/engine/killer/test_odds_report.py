@@ -35,9 +35,9 @@ def test_K5_P1_readable_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 BAD_DICE = [
-    ("2", "killer_too_few_dice", {"dice": 2, "minimum": 3}),
-    ("11", "killer_too_many_dice", {"dice": 11, "maximum": 10}),
-    ("x", "killer_bad_dice", {"value": "x"}),
+    ("2", "killer_too_few_dice", {"dice": 2, "minimum": 3, "maximum": 10}),
+    ("11", "killer_too_many_dice", {"dice": 11, "minimum": 3, "maximum": 10}),
+    ("x", "killer_bad_dice", {"value": "x", "minimum": 3, "maximum": 10}),
 ]
 
 

@@ -103,19 +103,28 @@ def test_K5_T1_attacking_an_immune_terminator_is_refused() -> None:
     table.refuse("anna", "attaque ben", IllegalCommand, "killer_target_immune")
 
 
+RANGE = {"minimum": 3, "maximum": 10}  # every refusal of a number of dice says the valid range
+
+
 @pytest.mark.parametrize(
     ("options", "code", "facts"),
     [
-        pytest.param({"dice": 2}, "killer_too_few_dice", {"dice": 2, "minimum": 3}, id="K5-S1 two dice"),
-        pytest.param({"dice": "1"}, "killer_too_few_dice", {"dice": 1, "minimum": 3}, id="K5-S1 one die"),
-        pytest.param({"dice": 11}, "killer_too_many_dice", {"dice": 11, "maximum": 10}, id="K5-S1 eleven"),
-        pytest.param({"dice": "cinq"}, "killer_bad_dice", {"value": "cinq"}, id="K5-S1 words"),
-        pytest.param({"dice": True}, "killer_bad_dice", {"value": "True"}, id="K5-S1 boolean"),
+        pytest.param({"dice": 2}, "killer_too_few_dice", {"dice": 2, **RANGE}, id="K5-S1 two dice"),
+        pytest.param({"dice": "1"}, "killer_too_few_dice", {"dice": 1, **RANGE}, id="K5-S1 one die"),
+        pytest.param({"dice": 11}, "killer_too_many_dice", {"dice": 11, **RANGE}, id="K5-S1 eleven"),
+        pytest.param({"dice": "cinq"}, "killer_bad_dice", {"value": "cinq", **RANGE}, id="K5-S1 words"),
+        pytest.param({"dice": True}, "killer_bad_dice", {"value": "True", **RANGE}, id="K5-S1 boolean"),
         pytest.param(
             {"modes": ["zombi"]},
             "killer_unknown_mode",
-            {"mode": "zombi", "suggestions": ["zombie"]},
+            {"mode": "zombi", "valid": ["terminator", "zombie", "mythic"]},
             id="mode",
+        ),
+        pytest.param(
+            {"modes": "foo"},
+            "killer_unknown_mode",
+            {"mode": "foo", "valid": ["terminator", "zombie", "mythic"]},
+            id="mode nothing like any",
         ),
         pytest.param({"mode": "zombie"}, "killer_unknown_option", None, id="unknown option"),
     ],
@@ -151,7 +160,10 @@ def test_K5_S1_signup_refusals() -> None:
     table.refuse("ben", Leave(), IllegalCommand, "killer_not_a_player")
     table.refuse("anna", "garde 6", IllegalCommand, "killer_not_started")
     table.refuse("anna", Timeout(), IllegalCommand, "killer_not_started")
-    table.refuse("mod", Remove("zed"), InvalidCommand, "unknown_player")
+    table.refuse("mod", Remove("zed"), InvalidCommand, "no_such_player")  # nothing close: who is in
+    assert table.refuse("mod", Remove("ana"), InvalidCommand, "unknown_player").facts["suggestions"] == [
+        "anna"
+    ]
 
 
 def test_K5_S1_refusals_once_started() -> None:

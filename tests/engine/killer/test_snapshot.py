@@ -149,6 +149,7 @@ def test_K5_K1_a_stored_game_plays_on_after_loading() -> None:
         "killer.last_die_kept",
         "killer.missed",
         "killer.turn_started",
+        "killer.direction_asked",
     ]
     assert after.player("dora").hp == 9
     assert after.turn == Turn("ben", "direction")  # the zombie announces its side first

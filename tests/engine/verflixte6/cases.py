@@ -112,16 +112,18 @@ REFUSALS: tuple[Refusal, ...] = (
     Refusal("start after the first Spiel", anna_playing, "mod", Start(), IllegalCommand, "already_started"),
     Refusal("join twice", fresh, "anna", Join("Anna"), IllegalCommand, "already_joined"),
     Refusal("leave while playing", anna_playing, "anna", Leave(), IllegalCommand, "cannot_leave"),
-    Refusal("rob a stranger", ben_may_rob, "ben", Rob("zorro"), InvalidCommand, "unknown_player"),
+    Refusal("rob a stranger", ben_may_rob, "ben", Rob("zorro"), InvalidCommand, "no_such_player"),
+    Refusal("rob a misspelt name", ben_may_rob, "ben", Rob("ana"), InvalidCommand, "unknown_player"),
     Refusal("rob an ambiguous name", two_annas, "ben", Rob("Anna"), InvalidCommand, "ambiguous_player"),
     Refusal(
         "rob a Zombie", ben_may_rob_after_anna_busted, "ben", Rob("anna"), IllegalCommand, "not_eligible"
     ),
-    Refusal("rob oneself", ben_may_rob, "ben", Rob("ben"), IllegalCommand, "not_eligible"),
+    Refusal("rob oneself", ben_may_rob, "ben", Rob("ben"), IllegalCommand, "rob_self"),
     Refusal("skip a running Spiel", anna_playing, "mod", Skip("anna"), IllegalCommand, "not_a_jungfrau"),
     Refusal("remove a Prinzessin", anna_stopped, "mod", Remove("Anna"), IllegalCommand, "not_a_jungfrau"),
     Refusal("timeout with nobody to act", all_done, "mod", Timeout(), IllegalCommand, "nobody_to_act"),
-    Refusal("unknown joker", anna_playing, "anna", PlayJoker("Zauberstab"), InvalidCommand, "unknown_joker"),
+    Refusal("unknown joker", anna_playing, "anna", PlayJoker("Rattenlorb"), InvalidCommand, "unknown_joker"),
+    Refusal("no such joker", anna_playing, "anna", PlayJoker("Zauberstab"), InvalidCommand, "no_such_joker"),
     Refusal(
         "disabled joker",
         fresh,
@@ -188,6 +190,8 @@ def other_errors() -> list[CroupierError]:
         lambda: GAME.parse("Joker:"),
         lambda: GAME.parse("weiter mit"),
         lambda: GAME.parse("weiter mit Joker Zauberstab"),
+        lambda: GAME.parse("weiter mit Joker Rattenlorb"),
+        lambda: GAME.parse("weiter mit Joker Rattenlord und Monokel"),
         lambda: GAME.parse("raube"),
         lambda: GAME.parse("raube Anna und Ben"),
         lambda: GAME.load({"format": 99}),
@@ -222,11 +226,14 @@ def event_zoo() -> list[V6Event]:
     seen: list[V6Event] = []
     t = Table(jokers="+Senigmas Sekante")
     for pid in ZOO_PLAYERS:
-        seen += t.do(pid, Join(pid.capitalize()))
-    seen += t.do("mod", Start())
+        t.do(pid, Join(pid.capitalize()))
+        seen += t.told
+    t.do("mod", Start())
+    seen += t.told
 
     def say(actor: str, text: str, *faces: int) -> None:
-        seen.extend(t.say(actor, text, *faces))
+        t.say(actor, text, *faces)
+        seen.extend(t.told)
 
     say("anna", "Joker: Tentakel, Fumo, Pony")
     say("anna", "weiter", 3)
@@ -307,13 +314,24 @@ def event_zoo() -> list[V6Event]:
     say("mia", "Joker: Anaconda")
     say("mia", "weiter", 3)
     say("mia", "weiter mit Joker Anaconda", 2)
-    seen += t.do("mod", Timeout())
-    seen += t.do("mod", Skip("nina"))
-    seen += t.do("otto", Leave())
-    seen += t.do("mod", Remove("paul"))
-    seen += t.do("mod", Close())
+    t.do("mod", Timeout())
+    seen += t.told
+    t.do("mod", Skip("nina"))
+    seen += t.told
+    t.do("otto", Leave())
+    seen += t.told
+    t.do("mod", Remove("paul"))
+    seen += t.told
+    t.do("mod", Close())
+    seen += t.told
 
     solo = Table("solo")
     solo.begin("solo", 2)
-    seen += solo.say("solo", "weiter", 1)  # nobody to rob
+    solo.say("solo", "weiter", 1)  # nobody to rob
+    seen += solo.told
+    solo.say("solo", "stopp")  # the last Spiel: the moderator is told to close
+    seen += solo.told
+    empty = Table()
+    empty.do("mod", Close())  # nobody played
+    seen += empty.told
     return seen

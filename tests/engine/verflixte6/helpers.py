@@ -12,8 +12,12 @@ from engine.dice import ScriptedDice
 from engine.errors import CroupierError
 from engine.game import Command, Join
 from engine.verflixte6 import GAME
+from engine.verflixte6 import events as ev
 from engine.verflixte6.events import V6Event
 from engine.verflixte6.state import Durchgang, Participant, Spiel, find, with_participant
+
+# What the game asks after a move rather than what happened in it.
+PROMPTS = (ev.MoveAsked, ev.AllPlayed)
 
 
 class Table:
@@ -22,17 +26,25 @@ class Table:
     def __init__(self, *players: str, **options: Any) -> None:
         self.state: Durchgang = GAME.open(options)
         self.events: list[V6Event] = []
+        self.asked: list[V6Event] = []
+        self.told: list[V6Event] = []
         for pid in players:
             self.do(pid, Join(pid.capitalize()))
 
     # --- acting ------------------------------------------------------------------------------------
 
     def do(self, actor: str, command: Command, *faces: int) -> list[V6Event]:
-        """Apply a command with exactly these dice; leftover dice fail the test."""
+        """Apply a command with exactly these dice; leftover dice fail the test.
+
+        Answers (and keeps in ``events``) the story of the move; what the game then asks — the words
+        valid now, the moderator's close (:data:`PROMPTS`, pinned by test_prompts.py) — is kept in
+        ``asked``, and everything in ``told``."""
         dice = ScriptedDice(faces)
         self.state, events = GAME.apply(self.state, actor, command, dice)
         assert dice.left == 0, f"{dice.left} scripted dice unused"
-        self.events = list(events)
+        self.told = list(events)
+        self.asked = [event for event in events if isinstance(event, PROMPTS)]
+        self.events = [event for event in events if not isinstance(event, PROMPTS)]
         return self.events
 
     def say(self, actor: str, text: str, *faces: int) -> list[V6Event]:

@@ -56,8 +56,11 @@ def highlights_in_source() -> set[str]:
     }
 
 
+SEAT_DETAILS = ("jokers", "valve", "fumo")  # the running table's details (Verflixte6.table)
+
+
 def expected_keys() -> set[str]:
-    events = {cls.kind() for cls in all_event_classes()}
+    events = {cls.kind() for cls in all_event_classes()} | {f"seat.details.{key}" for key in SEAT_DETAILS}
     codes = {f"error.{code}" for code in codes_in_source()}
     roles = {f"role.{role}" for role in ROLES}
     jokers = {f"v6.joker_info.{name}" for name in registry.NAMES}

@@ -59,7 +59,14 @@ def test_V6_S2_choices_for_the_next_jungfrau() -> None:
     assert rows(singles) == [("no_jokers", "Joker: keine", {}, ""), ("freiwurf", "weiter", {}, "go")]
     assert [label(t, c, "de") for c in singles] == ["Ohne Joker", "Freiwurf"]
     assert attempt(t.state, "Joker: keine") == (ev.JokersCleared(player="anna"),)
-    assert attempt(t.state, "weiter") == (ev.Freiwurf(player="anna", delta=4, total=4, face=4),)
+    # after the Freiwurf the game asks with the very words the buttons then send
+    assert attempt(t.state, "weiter") == (
+        ev.Freiwurf(player="anna", delta=4, total=4, face=4),
+        ev.MoveAsked(
+            player="anna",
+            valid=("weiter", "weiter mit Joker Rattenlord", "weiter mit Joker Push your Pony", "stopp"),
+        ),
+    )
 
 
 def test_V6_S4_choices_while_playing_skip_autojokers_and_used_jokers() -> None:
@@ -123,7 +130,10 @@ def test_V6_R1_victim_choices_name_the_eligible_ones() -> None:
         robbed = attempt(t.state, choice.words)[0]
         assert isinstance(robbed, ev.Robbed)
         assert robbed.victim == choice.facts["player"]
-    assert attempt(t.state, "raube nicht") == (ev.RobberyDeclined(player="ben", source="eins"),)
+    assert attempt(t.state, "raube nicht") == (
+        ev.RobberyDeclined(player="ben", source="eins"),
+        ev.MoveAsked(player="ben", valid=("weiter", "stopp")),
+    )
 
 
 def test_V6_choices_are_empty_when_nobody_is_to_act() -> None:

@@ -110,7 +110,8 @@ def test_V6_table_skip_and_remove_waiting_jungfrauen() -> None:
     assert [p.id for p in t.state.participants] == ["ben", "cleo", "anna"]
     t.do("mod", Remove("cleo"))
     assert [p.id for p in t.state.participants] == ["ben", "anna"]
-    t.refuse("mod", Remove("cleo"), InvalidCommand, "unknown_player")
+    t.refuse("mod", Remove("cleo"), InvalidCommand, "no_such_player")  # nobody else comes close
+    assert t.refuse("mod", Remove("an"), InvalidCommand, "unknown_player").facts["suggestions"] == ["Anna"]
 
 
 def test_V6_table_timeout_answers_safely_then_stops() -> None:
@@ -230,7 +231,8 @@ def test_V6_options_from_chat_strings(options: dict[str, str], order: str, paral
         ({"colour": "red"}, "unknown_option"),
         ({"order": "alphabetical"}, "bad_option_value"),
         ({"parallel": "vielleicht"}, "bad_option_value"),
-        ({"jokers": "Rattenlord, Zauberstab"}, "unknown_joker"),
+        ({"jokers": "Rattenlord, Zauberstab"}, "no_such_joker"),
+        ({"jokers": "Rattenlord, Ponny"}, "unknown_joker"),
         ({"jokers": "+Pony, Rattenlord"}, "bad_option_value"),
         ({"jokers": 7}, "bad_option_value"),
     ],

@@ -101,8 +101,13 @@ def test_V6_S2_joker_choice(text: str, jokers: tuple[str, ...]) -> None:
     ("text", "code"),
     [
         ("Joker:", "joker_list_missing"),
-        ("Joker: Zauberstab", "unknown_joker"),
-        ("weiter mit Joker Zauberstab", "unknown_joker"),
+        ("Joker: Zauberstab", "no_such_joker"),  # nothing close: the answer points at /jokers
+        ("weiter mit Joker Zauberstab", "no_such_joker"),
+        ("Joker: Rattenlorb", "unknown_joker"),
+        ("weiter mit Joker Rattenlorb", "unknown_joker"),
+        ("weiter mit Joker Rattenlord und Monokel", "one_joker_per_step"),
+        ("weiter mit Rattenlord, Pony", "one_joker_per_step"),
+        ("weiter Rattenlord Monokel", "one_joker_per_step"),
         ("weiter mit", "joker_missing"),
         ("weiter mit Joker", "joker_missing"),
         ("raube", "victim_missing"),

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.commands import fold
+from engine.commands import fold, near_miss
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from engine.game import (
@@ -139,6 +139,9 @@ class Pig:
     def parse(self, text: str) -> Command | None:
         words = fold(text).split()
         return _WORDS[words[0]]() if len(words) == 1 and words[0] in _WORDS else None
+
+    def near_miss(self, text: str) -> str | None:
+        return near_miss(text, self.parse, {"roll": "roll", "hold": "hold"})
 
     def apply(
         self, state: PigState, actor: str, command: Command, dice: DiceSource
