@@ -24,6 +24,7 @@ from typing import TextIO
 
 from bot.settings import get_settings
 from bot.store import SchemaNotCurrent, Store, StoreUnavailable
+from bot.urls import mask_url, mask_urls_in
 
 BANNER = """Croupier — console channel ({db})
 Type lines as  NAME: TEXT.  The moderator here is "{mod}". Try:
@@ -89,12 +90,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(message: str, code: int = 1, stream: TextIO | None = None) -> int:
-    print(f"croupier: {message}", file=stream or sys.stderr)
+    """One line on stderr; any URL in it is shown with its password masked."""
+    print(f"croupier: {mask_urls_in(message)}", file=stream or sys.stderr)
     return code
 
 
 def _db_url(args: argparse.Namespace) -> str:
-    return args.db or get_settings().database_url
+    """The database URL to use, password and all (never print it: see :func:`mask_url`)."""
+    return args.db or get_settings().database_url.get_secret_value()
 
 
 def _with_store(args: argparse.Namespace, body: Callable[[Store], Awaitable[int]]) -> int:
@@ -135,7 +138,9 @@ def _console(args: argparse.Namespace, banner: bool = False) -> int:
             store=store, seed_source=seed_from_text(args.dice_seed) if args.dice_seed else None
         )
         console = Console(croupier, moderators=frozenset(args.moderator), admins=frozenset(args.admin))
-        text = BANNER.format(db=_db_url(args), mod=(args.moderator or ["mod"])[0]) if banner else None
+        text = (
+            BANNER.format(db=mask_url(_db_url(args)), mod=(args.moderator or ["mod"])[0]) if banner else None
+        )
         return await run_console(console, as_json=args.json, banner=text)
 
     return _with_store(args, body)
@@ -191,7 +196,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
     url = _db_url(args)
     upgrade(url)
-    print(f"croupier: {url} is at the newest schema revision")
+    print(f"croupier: {mask_url(url)} is at the newest schema revision")
     return 0
 
 

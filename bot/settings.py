@@ -16,12 +16,25 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.urls import mask_url
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/croupier.sqlite3"
 DEFAULT_TURN_TIMEOUT_SECONDS = 86_400  # a day: the pace of the forum games
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 # A Discord bot token is three base64url parts joined by dots; the first encodes the bot's user id.
 _TOKEN_PART = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+class DatabaseURL(SecretStr):
+    """DATABASE_URL: a secret that shows itself masked (``postgresql://bot:***@db/croupier``).
+
+    ``repr``, ``str`` and f-strings give the masked URL, so a settings object in a log line or a
+    traceback shows no password; :meth:`get_secret_value` gives the real one to the store.
+    """
+
+    def _display(self) -> str:
+        return mask_url(self.get_secret_value())
 
 
 def _split_ints(value: Any) -> Any:
@@ -45,7 +58,7 @@ class Settings(BaseSettings):
         case_sensitive=False,
     )
 
-    database_url: str = DEFAULT_DATABASE_URL
+    database_url: DatabaseURL = DatabaseURL(DEFAULT_DATABASE_URL)
     discord_token: SecretStr | None = None
     discord_guild_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
     discord_api_base: str | None = None
