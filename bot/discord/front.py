@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot import texts
 from bot.croupier import Croupier, Incoming, might_be_command
+from bot.discord import escape
 from bot.discord.boards import Press, build_board
 from bot.discord.context import from_interaction, from_message, language_of_locale
 from bot.discord.embeds import game_embeds, refusal_content, text_embeds
@@ -194,7 +195,7 @@ class Front:
             await self.say(interaction, refusal_content(reply))
             return
         if reply.game_id is None:
-            embeds = text_embeds(quiet(reply.text), quiet(reply.title))
+            embeds = text_embeds(quiet(reply.text), escape.plain(reply.title))
             await self.send(interaction, Outgoing(embeds, nobody()), ephemeral or reply.private)
             return
         if reply.private:  # advice: the story for the asker alone, no board
