@@ -22,7 +22,10 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TextIO
 
-from bot.settings import get_settings
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
+
+from bot.settings import get_settings, settings_problem
 from bot.store import SchemaNotCurrent, Store, StoreUnavailable
 from bot.urls import mask_url, mask_urls_in
 
@@ -73,7 +76,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    settings = get_settings()
+    try:
+        settings = get_settings()
+    except (ValidationError, SettingsError) as error:
+        return _fail(settings_problem(error), 2)
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -147,12 +153,12 @@ def _console(args: argparse.Namespace, banner: bool = False) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from bot.replay import ScriptError, dumps, load_script, run
+    from bot.replay import ScriptError, dumps, load_script, read_script, run
 
     try:
-        raw = sys.stdin.read() if args.script == "-" else open(args.script, encoding="utf-8").read()  # noqa: SIM115
-    except OSError as error:
-        return _fail(f"cannot read {args.script}: {error.strerror}", 2)
+        raw = read_script(getattr(sys.stdin, "buffer", sys.stdin) if args.script == "-" else args.script)
+    except ScriptError as error:
+        return _fail(f"cannot read {args.script}: {error}", error.exit_code)
     try:
         result = asyncio.run(run(load_script(raw)))
     except ScriptError as error:

@@ -3,6 +3,9 @@
 It is a front end like Discord: every line goes through the croupier service and the store, so a
 Durchgang played here is durable, exportable and verifiable. ``#ID`` is the message id that makes a
 line exactly-once across restarts (without it the line number of this run is used).
+
+A line holds at most :data:`LINE_MAX` characters, as a Discord message does; a longer one is answered
+with a refusal and does nothing (and is read in bounded pieces, however long it is).
 """
 
 from __future__ import annotations
@@ -20,12 +23,23 @@ from typing import TextIO
 from bot.croupier import Croupier, Incoming
 from bot.replies import Reply
 from bot.store import StoreUnavailable
-from bot.texts import render
+from bot.texts import has, render
 from engine.game import Close, Command, Join, Leave, Remove, Skip, Start
 
 CHANNEL = "console"
 GUILD = "console"
+LINE_MAX = 2000  # characters, as in a Discord message
+_READ_MAX = 4 * LINE_MAX  # what is read of a line at most; the rest of a longer one is skipped
 _LINE = re.compile(r"^\s*(?:#(?P<id>\S+)\s+)?(?P<name>[^:]+?)\s*:\s*(?P<text>.*)$")
+TOO_LONG = "error.line_too_long"  # the catalogue key, once the catalogues have it
+
+
+def too_long_text(length: int) -> str:
+    """The refusal of a too long line until the catalogues have :data:`TOO_LONG`."""
+    return (
+        f"This line has {length} characters; a line holds at most {LINE_MAX}, as on Discord. "
+        "Nothing was done."
+    )
 
 
 @dataclass(frozen=True)
@@ -56,6 +70,8 @@ class Console:
         if not raw.strip():
             return None
         self._line_number += 1
+        if len(raw) > LINE_MAX:  # before the pattern: its work grows with the line
+            return await self._too_long(str(self._line_number), len(raw))
         match = _LINE.match(raw)
         if match is None:
             return await self._refuse(str(self._line_number), "bad_line")
@@ -84,6 +100,16 @@ class Console:
             reply = await self.croupier.say_error(msg, code)
         except StoreUnavailable:
             return Answer(line_id, False, render(f"error.{code}", {}, "de"))
+        return Answer(line_id, False, reply.text)
+
+    async def _too_long(self, line_id: str, length: int) -> Answer:
+        if not has(TOO_LONG, "en"):
+            return Answer(line_id, False, too_long_text(length))
+        msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")
+        try:
+            reply = await self.croupier.say_error(msg, "line_too_long", limit=LINE_MAX, length=length)
+        except StoreUnavailable:
+            return Answer(line_id, False, too_long_text(length))
         return Answer(line_id, False, reply.text)
 
     async def _dispatch(self, msg: Incoming) -> Reply:
@@ -171,12 +197,24 @@ async def run_console(
         printer.banner(banner)
     loop = asyncio.get_running_loop()
     while True:
-        raw = await loop.run_in_executor(None, stdin.readline)
+        raw = await loop.run_in_executor(None, _read_line, stdin)
         if not raw:
             return 0
         answer = await console.handle(raw.rstrip("\n"))
         if answer is not None:
             printer.show(answer)
+
+
+def _read_line(stdin: TextIO) -> str:
+    """The next line, or its first :data:`_READ_MAX` characters when longer (the rest is skipped, so
+    a huge line costs no memory and is answered once); "" at the end of the input."""
+    line = stdin.readline(_READ_MAX)
+    if len(line) == _READ_MAX and not line.endswith("\n"):
+        while True:
+            rest = stdin.readline(_READ_MAX)
+            if not rest or rest.endswith("\n"):
+                break
+    return line
 
 
 class _Printer:

@@ -13,8 +13,8 @@ import re
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from bot.urls import mask_url
 
@@ -155,6 +155,20 @@ def _encodes_user_id(part: str) -> bool:
     except (binascii.Error, ValueError):
         return False
     return decoded.isdigit()
+
+
+def settings_problem(error: ValidationError | SettingsError) -> str:
+    """What is wrong with the settings, in one line naming the variable — never its value, which
+    may be a secret pasted into the wrong place."""
+    if not isinstance(error, ValidationError):
+        return f"invalid settings: {str(error).splitlines()[0] if str(error) else type(error).__name__}"
+    problems = error.errors(include_url=False, include_input=False, include_context=False)
+    first = problems[0]
+    message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    if not first["loc"]:  # a check across settings: its message names them
+        return f"invalid settings: {message}{more}"
+    return f"invalid setting {str(first['loc'][0]).upper()}: {message}{more}"
 
 
 @cache
