@@ -25,7 +25,8 @@ from typing import TextIO
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
-from bot.settings import get_settings, settings_problem
+from bot.redaction import RedactingFormatter
+from bot.settings import Settings, get_settings, settings_problem
 from bot.store import SchemaNotCurrent, Store, StoreUnavailable
 from bot.urls import mask_url, mask_urls_in
 
@@ -80,9 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = get_settings()
     except (ValidationError, SettingsError) as error:
         return _fail(settings_problem(error), 2)
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(settings)
     if args.command != "migrate":
         # The automatic first migration of a new SQLite file is routine, not news.
         logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -93,6 +92,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(error))
     except KeyboardInterrupt:
         return 130
+
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def configure_logging(settings: Settings) -> None:
+    """Log to stderr at LOG_LEVEL, every line without secrets (the token, passwords, interaction tokens)."""
+    token = settings.discord_token.get_secret_value() if settings.discord_token is not None else ""
+    handler = logging.StreamHandler()
+    handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets=[token.strip()]))
+    logging.basicConfig(level=settings.log_level.upper(), handlers=[handler])
 
 
 def _fail(message: str, code: int = 1, stream: TextIO | None = None) -> int:
