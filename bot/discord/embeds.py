@@ -25,6 +25,7 @@ FIELDS_MAX = 25
 EMBED_TOTAL_MAX = 6000
 EMBEDS_MAX = 10
 CONTENT_MAX = 2000
+ROUNDS_SHOWN = 12  # the standings (text and picture) show the last rounds; the total counts them all
 BLANK = "\u200b"  # a field name Discord accepts but shows as nothing
 
 NEUTRAL = discord.Colour(0x2F6F4F)
@@ -135,18 +136,23 @@ def standings_title(table: StandingsTable, lang: str) -> str:
 
 
 def standings_cells(table: StandingsTable, lang: str) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the standings as strings (shared by the embed and the picture)."""
+    """Header and rows of the standings as strings (shared by the embed and the picture): at most the
+    last :data:`ROUNDS_SHOWN` rounds (an ellipsis column stands for the earlier ones)."""
+    hidden = max(0, len(table.durchgaenge) - ROUNDS_SHOWN)
+    earlier = ["…"] if hidden else []
     header = [
         texts.render("discord.column.rank", {}, lang),
         texts.render("discord.column.player", {}, lang),
-        *(f"D{number}" for number in table.durchgaenge),
+        *earlier,
+        *(f"D{number}" for number in table.durchgaenge[hidden:]),
         texts.render("discord.column.total", {}, lang),
     ]
     rows = [
         [
             str(row.rank),
             clip(escape.one_line(row.name).replace("`", "ˋ"), 20),  # in a code block: no "```"
-            *("–" if points is None else str(points) for points in row.points),
+            *earlier,
+            *("–" if points is None else str(points) for points in row.points[hidden:]),
             str(row.total),
         ]
         for row in table.rows

@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 Draw = Callable[["Front", discord.Interaction[Any], Reply], Awaitable[bool]]
 
 RECENT_IDS = 4096
+BOARDS_MAX = 10_000  # channels whose live board is remembered (the oldest are forgotten first)
 UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
 
 
@@ -91,7 +92,9 @@ class Front:
         self.client = client
         self.croupier = croupier
         self._recent = Recent(RECENT_IDS)
-        self._boards: dict[int, int] = {}  # channel id → the message carrying the live board
+        # channel id → the message carrying the live board, the most recently moved last. Bounded: a
+        # forgotten board keeps its buttons, which still answer (the service checks the game's version).
+        self._boards: OrderedDict[int, int] = OrderedDict()
         # One move at a time per channel, from asking the service to posting the answer, so answers
         # appear in the order the moves were applied.
         self._locks: KeyedLocks[int] = KeyedLocks()
@@ -156,6 +159,8 @@ class Front:
         old = self._boards.pop(channel_id, None)
         if message_id is not None:
             self._boards[channel_id] = message_id
+            while len(self._boards) > BOARDS_MAX:
+                self._boards.popitem(last=False)
         if old is None or old == message_id:
             return
         try:
