@@ -108,3 +108,12 @@ def test_bbcode_escapes_names_and_the_tournament() -> None:
     rows = [line for line in text.splitlines() if line.startswith("[tr][td]")]
     assert len(rows) == len(HOSTILE)
     assert "［url=https://evil.example］Anna［/url］" in text
+
+
+def test_no_export_passes_on_terminal_escapes() -> None:
+    """`croupier export` prints to a terminal: a name must not carry an escape sequence into it."""
+    table = table_of(
+        "\x1b]8;;https://evil.example\x07Anna\x1b]8;;\x07", "\x1b[2J\x1b[HBen", tournament="\x1b[31mCup"
+    )
+    for render in (to_csv, to_markdown, to_bbcode, to_json):
+        assert "\x1b" not in render(table), render.__name__
