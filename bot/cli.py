@@ -22,8 +22,13 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TextIO
 
-from bot.settings import get_settings
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
+
+from bot.redaction import RedactingFormatter
+from bot.settings import Settings, get_settings, settings_problem
 from bot.store import SchemaNotCurrent, Store, StoreUnavailable
+from bot.urls import mask_url, mask_urls_in
 
 BANNER = """Croupier — console channel ({db})
 Type lines as  NAME: TEXT.  The moderator here is "{mod}". Try:
@@ -72,10 +77,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    settings = get_settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    try:
+        settings = get_settings()
+    except (ValidationError, SettingsError) as error:
+        return _fail(settings_problem(error), 2)
+    configure_logging(settings)
     if args.command != "migrate":
         # The automatic first migration of a new SQLite file is routine, not news.
         logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -88,13 +94,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def configure_logging(settings: Settings) -> None:
+    """Log to stderr at LOG_LEVEL, every line without secrets (the token, passwords, interaction tokens)."""
+    token = settings.discord_token.get_secret_value() if settings.discord_token is not None else ""
+    handler = logging.StreamHandler()
+    handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets=[token.strip()]))
+    logging.basicConfig(level=settings.log_level.upper(), handlers=[handler])
+
+
 def _fail(message: str, code: int = 1, stream: TextIO | None = None) -> int:
-    print(f"croupier: {message}", file=stream or sys.stderr)
+    """One line on stderr; any URL in it is shown with its password masked."""
+    print(f"croupier: {mask_urls_in(message)}", file=stream or sys.stderr)
     return code
 
 
 def _db_url(args: argparse.Namespace) -> str:
-    return args.db or get_settings().database_url
+    """The database URL to use, password and all (never print it: see :func:`mask_url`)."""
+    return args.db or get_settings().database_url.get_secret_value()
 
 
 def _with_store(args: argparse.Namespace, body: Callable[[Store], Awaitable[int]]) -> int:
@@ -135,19 +154,21 @@ def _console(args: argparse.Namespace, banner: bool = False) -> int:
             store=store, seed_source=seed_from_text(args.dice_seed) if args.dice_seed else None
         )
         console = Console(croupier, moderators=frozenset(args.moderator), admins=frozenset(args.admin))
-        text = BANNER.format(db=_db_url(args), mod=(args.moderator or ["mod"])[0]) if banner else None
+        text = (
+            BANNER.format(db=mask_url(_db_url(args)), mod=(args.moderator or ["mod"])[0]) if banner else None
+        )
         return await run_console(console, as_json=args.json, banner=text)
 
     return _with_store(args, body)
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from bot.replay import ScriptError, dumps, load_script, run
+    from bot.replay import ScriptError, dumps, load_script, read_script, run
 
     try:
-        raw = sys.stdin.read() if args.script == "-" else open(args.script, encoding="utf-8").read()  # noqa: SIM115
-    except OSError as error:
-        return _fail(f"cannot read {args.script}: {error.strerror}", 2)
+        raw = read_script(getattr(sys.stdin, "buffer", sys.stdin) if args.script == "-" else args.script)
+    except ScriptError as error:
+        return _fail(f"cannot read {args.script}: {error}", error.exit_code)
     try:
         result = asyncio.run(run(load_script(raw)))
     except ScriptError as error:
@@ -191,7 +212,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
     url = _db_url(args)
     upgrade(url)
-    print(f"croupier: {url} is at the newest schema revision")
+    print(f"croupier: {mask_url(url)} is at the newest schema revision")
     return 0
 
 

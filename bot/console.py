@@ -3,6 +3,9 @@
 It is a front end like Discord: every line goes through the croupier service and the store, so a
 Durchgang played here is durable, exportable and verifiable. ``#ID`` is the message id that makes a
 line exactly-once across restarts (without it the line number of this run is used).
+
+A line holds at most :data:`LINE_MAX` characters, as a Discord message does; a longer one is answered
+with a refusal and does nothing (and is read in bounded pieces, however long it is).
 """
 
 from __future__ import annotations
@@ -23,12 +26,23 @@ from typing import TextIO
 from bot.croupier import Croupier, Incoming
 from bot.replies import Reply
 from bot.store import StoreUnavailable
-from bot.texts import render
+from bot.texts import has, render
 from engine.game import Close, Command, Join, Leave, Remove, Skip, Start
 
 CHANNEL = "console"
 GUILD = "console"
+LINE_MAX = 2000  # characters, as in a Discord message
+_READ_MAX = 4 * LINE_MAX  # what is read of a line at most; the rest of a longer one is skipped
 _LINE = re.compile(r"^\s*(?:#(?P<id>\S+)\s+)?(?P<name>[^:]+?)\s*:\s*(?P<text>.*)$")
+TOO_LONG = "error.line_too_long"  # the catalogue key, once the catalogues have it
+
+
+def too_long_text(length: int) -> str:
+    """The refusal of a too long line until the catalogues have :data:`TOO_LONG`."""
+    return (
+        f"This line has {length} characters; a line holds at most {LINE_MAX}, as on Discord. "
+        "Nothing was done."
+    )
 
 
 @dataclass(frozen=True)
@@ -59,6 +73,8 @@ class Console:
         if not raw.strip():
             return None
         self._line_number += 1
+        if len(raw) > LINE_MAX:  # before the pattern: its work grows with the line
+            return await self._too_long(str(self._line_number), len(raw))
         match = _LINE.match(raw)
         if match is None:
             return await self._refuse(str(self._line_number), "bad_line")
@@ -87,6 +103,16 @@ class Console:
             reply = await self.croupier.say_error(msg, code)
         except StoreUnavailable:
             return Answer(line_id, False, render(f"error.{code}", {}, "de"))
+        return Answer(line_id, False, reply.text)
+
+    async def _too_long(self, line_id: str, length: int) -> Answer:
+        if not has(TOO_LONG, "en"):
+            return Answer(line_id, False, too_long_text(length))
+        msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")
+        try:
+            reply = await self.croupier.say_error(msg, "line_too_long", limit=LINE_MAX, length=length)
+        except StoreUnavailable:
+            return Answer(line_id, False, too_long_text(length))
         return Answer(line_id, False, reply.text)
 
     async def _dispatch(self, msg: Incoming) -> Reply:
@@ -180,17 +206,37 @@ async def run_console(
 
 
 async def _lines(stdin: TextIO) -> AsyncIterator[str]:
-    """The input's lines. A pipe (how front ends and tests feed the console) is read on the event loop
-    itself; a terminal or file by a helper thread, a line at a time."""
+    """The input's lines, each at most :data:`_READ_MAX` characters (see :func:`_read_line`). A pipe
+    (how front ends and tests feed the console) is read on the event loop itself; a terminal or file
+    by a helper thread, a line at a time."""
     loop = asyncio.get_running_loop()
     if _is_pipe(stdin):
-        reader = asyncio.StreamReader(limit=1 << 20)
+        reader = asyncio.StreamReader(limit=4 * _READ_MAX)  # bytes: a character takes at most four
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
-        while raw := await reader.readline():
-            yield raw.decode(stdin.encoding or "utf-8", errors="replace")
+        while raw := await _read_piped_line(reader):
+            yield raw.decode(stdin.encoding or "utf-8", errors="replace")[:_READ_MAX]
         return
-    while raw_line := await loop.run_in_executor(None, stdin.readline):
+    while raw_line := await loop.run_in_executor(None, _read_line, stdin):
         yield raw_line
+
+
+async def _read_piped_line(reader: asyncio.StreamReader) -> bytes:
+    """The next line of a pipe; of a line longer than the reader's limit only its beginning, the rest
+    skipped; b"" at the end of the input."""
+    try:
+        return await reader.readuntil(b"\n")
+    except asyncio.IncompleteReadError as ended:
+        return ended.partial
+    except asyncio.LimitOverrunError as over:
+        head = await reader.readexactly(over.consumed)
+        while True:  # skip the rest of the line
+            try:
+                await reader.readuntil(b"\n")
+                return head
+            except asyncio.IncompleteReadError:
+                return head
+            except asyncio.LimitOverrunError as more:
+                await reader.readexactly(more.consumed)
 
 
 def _is_pipe(stream: TextIO) -> bool:
@@ -198,6 +244,18 @@ def _is_pipe(stream: TextIO) -> bool:
         return stat.S_ISFIFO(os.fstat(stream.fileno()).st_mode)
     except (OSError, ValueError, io.UnsupportedOperation):
         return False
+
+
+def _read_line(stdin: TextIO) -> str:
+    """The next line, or its first :data:`_READ_MAX` characters when longer (the rest is skipped, so
+    a huge line costs no memory and is answered once); "" at the end of the input."""
+    line = stdin.readline(_READ_MAX)
+    if len(line) == _READ_MAX and not line.endswith("\n"):
+        while True:
+            rest = stdin.readline(_READ_MAX)
+            if not rest or rest.endswith("\n"):
+                break
+    return line
 
 
 class _Printer:

@@ -2,6 +2,10 @@
 
 Every format renders the same :class:`StandingsTable`: rank, player, points per Durchgang, total, best
 single result and number of Zombies.
+
+Names are whatever players call themselves, so no format lets one become markup: in CSV a name a
+spreadsheet would read as a formula gets a leading single quote (OWASP, "CSV injection"); Markdown and
+BBCode escape what would open a link, a tag or a new row.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -51,6 +56,23 @@ def _header(table: StandingsTable) -> list[str]:
     return [*_HEAD, *(f"D{n}" for n in table.durchgaenge), *_TAIL]
 
 
+# A spreadsheet evaluates a cell starting with one of these (OWASP's list for CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _one_line(text: str) -> str:
+    """Line breaks and other control characters as spaces (a name must not start a new row)."""
+    return _CONTROL.sub(" ", text)
+
+
+def csv_text(text: str) -> str:
+    """A text cell no spreadsheet evaluates: one line, and a single quote before a formula character
+    it starts with (also after blanks, which some spreadsheets skip)."""
+    flat = _one_line(text)
+    return "'" + flat if text.startswith(FORMULA_STARTS) or flat.lstrip().startswith(FORMULA_STARTS) else flat
+
+
 def to_csv(table: StandingsTable) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -59,7 +81,7 @@ def to_csv(table: StandingsTable) -> str:
         writer.writerow(
             [
                 row.rank,
-                row.name,
+                csv_text(row.name),
                 *("" if p is None else p for p in row.points),
                 row.total,
                 "" if row.best is None else row.best,
@@ -91,7 +113,7 @@ def to_json(table: StandingsTable) -> str:
 
 
 def _escape_markdown(text: str) -> str:
-    return "".join("\\" + ch if ch in "\\`*_{}[]<>()#+-.!|" else ch for ch in text)
+    return "".join("\\" + ch if ch in "\\`*_{}[]<>()#+-.!|~" else ch for ch in _one_line(text))
 
 
 def to_markdown(table: StandingsTable) -> str:
@@ -108,7 +130,7 @@ def to_markdown(table: StandingsTable) -> str:
 
 def _escape_bbcode(text: str) -> str:
     # Square brackets would open tags; the forum shows full-width ones unchanged.
-    return text.replace("[", "［").replace("]", "］")
+    return _one_line(text).replace("[", "［").replace("]", "］")
 
 
 def to_bbcode(table: StandingsTable) -> str:

@@ -51,9 +51,16 @@ class Narrator:
         *,
         game: Game[Any] | None = None,
         name_of: NameOf = str,
+        literal: bool = False,
     ) -> str:
+        """``literal``: for button labels and placeholders, which front ends show as typed."""
         scope = scope_of(game) if game is not None else None
-        return texts.render(key, facts, lang, name_of, self.spelling.commands(lang), scope)
+        commands = self.spelling.commands(lang)
+        if literal:
+            return texts.render(key, facts, lang, name_of, commands, scope)
+        shown = self.spelling.name
+        safe = {k: _shown(k, v, shown) for k, v in facts.items()}
+        return texts.render(key, safe, lang, lambda p: shown(name_of(p)), commands, scope)
 
     # --- replies about a game ------------------------------------------------------------------------
 
@@ -147,7 +154,9 @@ class Narrator:
         buttons = tuple(
             Button(
                 index=index,
-                label=self.line(f"choice.{choice.action}", choice.facts, lang, game=game, name_of=name_of),
+                label=self.line(
+                    f"choice.{choice.action}", choice.facts, lang, game=game, name_of=name_of, literal=True
+                ),
                 action=choice.action,
                 group=choice.group,
                 multi=choice.multi,
@@ -164,8 +173,8 @@ class Narrator:
         scope = scope_of(game)
         for key in (f"select.{group}", f"discord.select.{group}"):
             if texts.has(key, lang, scope):
-                return self.line(key, {}, lang, game=game)
-        return self.line("discord.select.other", {}, lang)
+                return self.line(key, {}, lang, game=game, literal=True)
+        return self.line("discord.select.other", {}, lang, literal=True)
 
     def card(self, highlight: Highlight, lang: str, game: Game[Any], name_of: NameOf) -> Card:
         title = self.line(highlight.key, highlight.facts, lang, game=game, name_of=name_of)
@@ -200,6 +209,18 @@ class Narrator:
 
     def simple(self, key: str, facts: Mapping[str, Any], lang: str, **extra: Any) -> Reply:
         return Reply(ok=True, lines=(self.line(key, facts, lang),), language=lang, **extra)
+
+
+def _shown(key: str, value: Any, shown: Callable[[str], str]) -> Any:
+    """A fact as a sentence shows it: outside text through the front end's escaper; participant ids
+    are left to ``name_of`` (whose names are escaped), numbers stay numbers."""
+    if key in texts.PLAYER_FIELDS or key in texts.PLAYER_LIST_FIELDS:
+        return value
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, list | tuple):
+        return [shown(v) if isinstance(v, str) else v for v in value]
+    return value
 
 
 def game_of(kind: str) -> Game[Any] | None:

@@ -4,6 +4,9 @@ The script runs through the same croupier service and store as chat does (a thro
 with the script's dice in place of the verifiable ones, so a replay shows exactly what the bot would
 have answered. Exit codes: 0 done, 2 malformed script (one line naming the field or line at fault),
 3 the dice ran out while a line was being handled.
+
+A script is input like any chat: at most 16 MiB of UTF-8, each line at most 2,000 characters (Discord's
+limit, as on the console), each name at most 100; JSON nested too deeply is refused, not a crash.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ import json
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from bot.console import LINE_MAX
 from bot.croupier import Croupier, Incoming
 from bot.games import GAMES
 from bot.replies import Reply
@@ -26,13 +30,22 @@ from engine.game import Close, Join, Start
 
 MODERATOR = "croupier-replay"
 GAME_ID = 1  # the replay's store is new: its one game is the first
+SCRIPT_MAX_BYTES = 16 * 1024 * 1024
+NAME_MAX = 100
 
 
 class ScriptLine(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    sender: str = Field(alias="from", min_length=1)
+    sender: str = Field(alias="from", min_length=1, max_length=NAME_MAX)
     text: str
+
+    @field_validator("text")
+    @classmethod
+    def _fits_discord(cls, text: str) -> str:
+        if len(text) > LINE_MAX:
+            raise ValueError(f"{len(text)} characters; a line holds at most {LINE_MAX} (Discord's limit)")
+        return text
 
 
 class Script(BaseModel):
@@ -57,6 +70,8 @@ class Script(BaseModel):
     def _distinct_names(cls, players: list[str]) -> list[str]:
         if any(not name.strip() for name in players):
             raise ValueError("player names must not be empty")
+        if any(len(name) > NAME_MAX for name in players):
+            raise ValueError(f"a player name holds at most {NAME_MAX} characters")
         if len(set(players)) != len(players):
             raise ValueError("player names must be distinct")
         return players
@@ -78,17 +93,40 @@ class ScriptError(Exception):
         self.exit_code = exit_code
 
 
+def read_script(source: str | IO[Any]) -> str:
+    """The text of a script file (by name) or stream (stdin), refused when larger than
+    :data:`SCRIPT_MAX_BYTES` or not UTF-8; raises :class:`ScriptError` (exit 2) naming the problem."""
+    try:
+        if isinstance(source, str):
+            with open(source, "rb") as file:
+                data = file.read(SCRIPT_MAX_BYTES + 1)
+        else:
+            data = source.read(SCRIPT_MAX_BYTES + 1)
+        if len(data) > SCRIPT_MAX_BYTES:
+            raise ScriptError(f"the script is larger than {SCRIPT_MAX_BYTES} bytes", 2)
+        return data.decode("utf-8") if isinstance(data, bytes) else str(data)
+    except UnicodeDecodeError as error:
+        raise ScriptError(f"not UTF-8 text (byte {error.start})", 2) from None
+    except OSError as error:
+        raise ScriptError(error.strerror or type(error).__name__, 2) from None
+
+
 def load_script(raw: str) -> Script:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as error:
         raise ScriptError(f"not JSON: line {error.lineno} column {error.colno}: {error.msg}", 2) from None
+    except RecursionError:
+        raise ScriptError("not a script: JSON nested too deeply", 2) from None
     try:
         return Script.model_validate(data)
+    except RecursionError:
+        raise ScriptError("not a script: nested too deeply", 2) from None
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(_shown(part) for part in first["loc"]) or "script"
-        raise ScriptError(f"{where}: {first['msg']}", 2) from None
+        message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())
+        raise ScriptError(f"{where}: {message}", 2) from None
 
 
 async def run(script: Script) -> dict[str, Any]:

@@ -13,8 +13,10 @@ import re
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
+
+from bot.urls import mask_url
 
 DEFAULT_DATABASE_URL = "sqlite:///./data/croupier.sqlite3"
 DEFAULT_TURN_TIMEOUT_SECONDS = 86_400  # a day: the pace of the forum games
@@ -22,6 +24,17 @@ LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 # A Discord bot token is three base64url parts joined by dots; the first encodes the bot's user id.
 _TOKEN_PART = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+class DatabaseURL(SecretStr):
+    """DATABASE_URL: a secret that shows itself masked (``postgresql://bot:***@db/croupier``).
+
+    ``repr``, ``str`` and f-strings give the masked URL, so a settings object in a log line or a
+    traceback shows no password; :meth:`get_secret_value` gives the real one to the store.
+    """
+
+    def _display(self) -> str:
+        return mask_url(self.get_secret_value())
 
 
 def _split_ints(value: Any) -> Any:
@@ -45,7 +58,7 @@ class Settings(BaseSettings):
         case_sensitive=False,
     )
 
-    database_url: str = DEFAULT_DATABASE_URL
+    database_url: DatabaseURL = DatabaseURL(DEFAULT_DATABASE_URL)
     discord_token: SecretStr | None = None
     discord_guild_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
     discord_api_base: str | None = None
@@ -142,6 +155,20 @@ def _encodes_user_id(part: str) -> bool:
     except (binascii.Error, ValueError):
         return False
     return decoded.isdigit()
+
+
+def settings_problem(error: ValidationError | SettingsError) -> str:
+    """What is wrong with the settings, in one line naming the variable — never its value, which
+    may be a secret pasted into the wrong place."""
+    if not isinstance(error, ValidationError):
+        return f"invalid settings: {str(error).splitlines()[0] if str(error) else type(error).__name__}"
+    problems = error.errors(include_url=False, include_input=False, include_context=False)
+    first = problems[0]
+    message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    if not first["loc"]:  # a check across settings: its message names them
+        return f"invalid settings: {message}{more}"
+    return f"invalid setting {str(first['loc'][0]).upper()}: {message}{more}"
 
 
 @cache

@@ -23,12 +23,19 @@ class Spelling(Protocol):
         """Every command as the help lists it."""
         ...
 
+    def name(self, text: str) -> str:
+        """Outside text (a display name, a tournament's name, a typed word) as a sentence shows it."""
+        ...
+
 
 class ConsoleSpelling:
     """The console's commands, the same in every language."""
 
     def commands(self, lang: str) -> Mapping[str, str]:
         return CONSOLE_COMMANDS
+
+    def name(self, text: str) -> str:
+        return text
 
     def listing(self, lang: str) -> Sequence[str]:
         return (

@@ -31,7 +31,7 @@ def database_url() -> str | URL:
     given = config.attributes.get("url") or context.get_x_argument(as_dictionary=True).get("db")
     if not given:
         given = config.get_main_option("sqlalchemy.url") or None
-    return given or get_settings().database_url
+    return given or get_settings().database_url.get_secret_value()
 
 
 def configure(connection: Connection | None = None, url: str | URL | None = None) -> None:

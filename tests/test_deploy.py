@@ -108,11 +108,17 @@ def test_parse_block_yaml_reads_compose_output() -> None:
     }
 
 
+TEST_DB_PASSWORD = "compose-test-password"
+
+
 def compose_project(folder: Path) -> Path:
-    """A copy of the deployment files in ``folder``, with .env made from .env.example."""
+    """A copy of the deployment files in ``folder``, with .env made from .env.example and the database
+    password set (docker-compose refuses to start without one)."""
     shutil.copy(ROOT / "docker-compose.yml", folder / "docker-compose.yml")
     shutil.copy(ROOT / "Dockerfile", folder / "Dockerfile")
-    (folder / ".env").write_text((ROOT / ".env.example").read_text(encoding="utf-8"), encoding="utf-8")
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    env = re.sub(r"^POSTGRES_PASSWORD=$", f"POSTGRES_PASSWORD={TEST_DB_PASSWORD}", example, flags=re.M)
+    (folder / ".env").write_text(env, encoding="utf-8")
     return folder
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.discord import escape
 from bot.discord.slash.names import shown_commands
 
 SLASH_COMMANDS: Mapping[str, str] = {
@@ -28,3 +29,8 @@ class DiscordSpelling:
 
     def listing(self, lang: str) -> Sequence[str]:
         return shown_commands(lang)
+
+    def name(self, text: str) -> str:
+        """Outside text (a display name, a tournament's name, a typed word) inside a sentence: literal,
+        never markdown, a link or a mention. Not for button labels, which Discord shows as typed."""
+        return escape.name(text)

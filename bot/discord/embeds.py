@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot import texts
+from bot.discord import escape
 from bot.discord.mentions import quiet
 from bot.exports import StandingsTable
 from bot.games import GAMES
@@ -24,6 +25,7 @@ FIELDS_MAX = 25
 EMBED_TOTAL_MAX = 6000
 EMBEDS_MAX = 10
 CONTENT_MAX = 2000
+ROUNDS_SHOWN = 12  # the standings (text and picture) show the last rounds; the total counts them all
 BLANK = "\u200b"  # a field name Discord accepts but shows as nothing
 
 NEUTRAL = discord.Colour(0x2F6F4F)
@@ -40,8 +42,8 @@ def clip(text: str, limit: int) -> str:
 
 
 def shown_name(name: str) -> str:
-    """A display name as embed text: no markdown tricks, no mention syntax."""
-    return quiet(discord.utils.escape_markdown(name))
+    """A display name as embed text: no markdown, no link, no mention (see :mod:`bot.discord.escape`)."""
+    return escape.name(name)
 
 
 def game_embeds(reply: Reply) -> list[discord.Embed]:
@@ -51,7 +53,7 @@ def game_embeds(reply: Reply) -> list[discord.Embed]:
     hashes = [h for h in (reply.commitment, reply.seed) if h]
     story = [quiet(line) for line in reply.lines if not any(h in line for h in hashes)]
     embed = discord.Embed(
-        title=clip(reply.title, TITLE_MAX) or None,
+        title=clip(escape.plain(reply.title), TITLE_MAX) or None,
         description=clip("\n".join(story), DESCRIPTION_MAX) or None,
         colour=colour,
     )
@@ -85,7 +87,7 @@ def table_line(row: Row) -> str:
 
 def card_embed(card: Card, colour: discord.Colour) -> discord.Embed:
     """A highlight (a player's jokers) as its own embed: one field per entry."""
-    embed = discord.Embed(title=clip(quiet(card.title), TITLE_MAX), colour=colour)
+    embed = discord.Embed(title=clip(escape.plain(card.title), TITLE_MAX), colour=colour)
     for name, text in card.entries[:FIELDS_MAX]:
         embed.add_field(name=clip(name, TITLE_MAX), value=clip(text, FIELD_MAX), inline=False)
     return embed
@@ -106,8 +108,9 @@ def text_embeds(text: str, title: str = "", colour: discord.Colour = NEUTRAL) ->
 
 
 def refusal_content(reply: Reply) -> str:
-    """A refusal as a short message: why, and (from the catalogue) what is valid now."""
-    return clip(f"⚠️ {quiet(reply.text)}", CONTENT_MAX)
+    """A refusal as a short message: why, and (from the catalogue) what is valid now. Refusals hold no
+    markup of their own, so all of it is literal text (it may repeat what a player typed)."""
+    return clip(f"⚠️ {escape.plain(reply.text)}", CONTENT_MAX)
 
 
 def standings_embed(table: StandingsTable, lang: str) -> discord.Embed:
@@ -126,23 +129,34 @@ def standings_embed(table: StandingsTable, lang: str) -> discord.Embed:
     while len(block) + 8 > DESCRIPTION_MAX and len(body) > 2:
         body = [*body[:-2], "…"]
         block = "\n".join(body)
-    title = texts.render("discord.standings_title", {"name": table.tournament}, lang)
-    return discord.Embed(title=clip(title, TITLE_MAX), description=f"```\n{block}\n```", colour=NEUTRAL)
+    return discord.Embed(title=standings_title(table, lang), description=f"```\n{block}\n```", colour=NEUTRAL)
+
+
+def standings_title(table: StandingsTable, lang: str) -> str:
+    """The title of the standings (text or picture): the tournament's name as literal text."""
+    return clip(
+        texts.render("discord.standings_title", {"name": escape.name(table.tournament)}, lang), TITLE_MAX
+    )
 
 
 def standings_cells(table: StandingsTable, lang: str) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the standings as strings (shared by the embed and the picture)."""
+    """Header and rows of the standings as strings (shared by the embed and the picture): at most the
+    last :data:`ROUNDS_SHOWN` rounds (an ellipsis column stands for the earlier ones)."""
+    hidden = max(0, len(table.durchgaenge) - ROUNDS_SHOWN)
+    earlier = ["…"] if hidden else []
     header = [
         texts.render("discord.column.rank", {}, lang),
         texts.render("discord.column.player", {}, lang),
-        *(f"D{number}" for number in table.durchgaenge),
+        *earlier,
+        *(f"D{number}" for number in table.durchgaenge[hidden:]),
         texts.render("discord.column.total", {}, lang),
     ]
     rows = [
         [
             str(row.rank),
-            clip(row.name.replace("`", "ˋ"), 20),
-            *("–" if points is None else str(points) for points in row.points),
+            clip(escape.one_line(row.name).replace("`", "ˋ"), 20),  # in a code block: no "```"
+            *earlier,
+            *("–" if points is None else str(points) for points in row.points[hidden:]),
             str(row.total),
         ]
         for row in table.rows

@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot import texts
 from bot.croupier import Croupier, Incoming, might_be_command
+from bot.discord import escape
 from bot.discord.boards import Press, build_board
 from bot.discord.context import from_interaction, from_message, language_of_locale
 from bot.discord.embeds import game_embeds, refusal_content, text_embeds
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 Draw = Callable[["Front", discord.Interaction[Any], Reply], Awaitable[bool]]
 
 RECENT_IDS = 4096
+BOARDS_MAX = 10_000  # channels whose live board is remembered (the oldest are forgotten first)
 UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
 
 
@@ -90,7 +92,9 @@ class Front:
         self.client = client
         self.croupier = croupier
         self._recent = Recent(RECENT_IDS)
-        self._boards: dict[int, int] = {}  # channel id → the message carrying the live board
+        # channel id → the message carrying the live board, the most recently moved last. Bounded: a
+        # forgotten board keeps its buttons, which still answer (the service checks the game's version).
+        self._boards: OrderedDict[int, int] = OrderedDict()
         # One move at a time per channel, from asking the service to posting the answer, so answers
         # appear in the order the moves were applied.
         self._locks: KeyedLocks[int] = KeyedLocks()
@@ -155,6 +159,8 @@ class Front:
         old = self._boards.pop(channel_id, None)
         if message_id is not None:
             self._boards[channel_id] = message_id
+            while len(self._boards) > BOARDS_MAX:
+                self._boards.popitem(last=False)
         if old is None or old == message_id:
             return
         try:
@@ -194,7 +200,7 @@ class Front:
             await self.say(interaction, refusal_content(reply))
             return
         if reply.game_id is None:
-            embeds = text_embeds(quiet(reply.text), quiet(reply.title))
+            embeds = text_embeds(quiet(reply.text), escape.plain(reply.title))
             await self.send(interaction, Outgoing(embeds, nobody()), ephemeral or reply.private)
             return
         if reply.private:  # advice: the story for the asker alone, no board

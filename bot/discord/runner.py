@@ -22,6 +22,7 @@ from bot.discord.endpoint import use_endpoints
 from bot.discord.options import BotOptions
 from bot.settings import Settings
 from bot.store import BadDatabaseURL, ChannelDefaults, SchemaNotCurrent, Store, StoreUnavailable
+from bot.urls import mask_urls_in
 
 ClientFactory = Callable[[Croupier, BotOptions], CroupierBot]
 
@@ -36,7 +37,8 @@ INTENTS_REFUSED = (
 
 
 def fail(message: str) -> int:
-    print(f"croupier: {message}", file=sys.stderr)
+    """One line on stderr (any URL in it masked) and exit code 1."""
+    print(f"croupier: {mask_urls_in(message)}", file=sys.stderr)
     return 1
 
 

@@ -8,7 +8,8 @@ import io
 from PIL import Image, ImageDraw, ImageFont
 
 from bot import texts
-from bot.discord.embeds import standings_cells
+from bot.discord.embeds import clip, standings_cells
+from bot.discord.escape import one_line
 from bot.exports import StandingsTable
 
 FONT_SIZE = 18
@@ -21,6 +22,7 @@ HEADER = (235, 190, 90)
 TEXT = (230, 230, 230)
 STRIPE = (44, 47, 51)
 MAX_ROWS = 60
+TITLE_CHARS = 80  # the tournament's name in the picture: a long one must not make a huge image
 
 
 def standings_png(table: StandingsTable, lang: str) -> bytes:
@@ -29,7 +31,8 @@ def standings_png(table: StandingsTable, lang: str) -> bytes:
     rows = rows[:MAX_ROWS]
     font = ImageFont.load_default(size=FONT_SIZE)
     title_font = ImageFont.load_default(size=TITLE_SIZE)
-    title = texts.render("discord.standings_title", {"name": table.tournament}, lang)
+    name = clip(one_line(table.tournament), TITLE_CHARS)
+    title = one_line(texts.render("discord.standings_title", {"name": name}, lang))
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 
     def width(text: str, face: ImageFont.ImageFont | ImageFont.FreeTypeFont) -> int:

@@ -16,7 +16,6 @@ first statement (no ping before every unit of work) and reported as retryable.
 
 from __future__ import annotations
 
-import re
 import socket
 import sqlite3
 from collections.abc import Iterator
@@ -30,6 +29,7 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from bot import urls
 from bot.store.errors import BadDatabaseURL, StoreError, StoreUnavailable
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -47,7 +47,6 @@ _POSTGRES_DRIVERS = {
     "postgresql+pg8000",
 }
 _SQLITE_DRIVERS = {"sqlite", "sqlite+pysqlite", "sqlite+aiosqlite"}
-_PASSWORD = re.compile(r"(://[^:/@]*:)[^@]*(@)")
 
 
 def store_url(url: str | URL) -> URL:
@@ -81,10 +80,8 @@ def store_url(url: str | URL) -> URL:
 
 
 def mask_url(url: str | URL) -> str:
-    """The URL as a user would recognise it, with any password replaced by ``***``."""
-    if isinstance(url, URL):
-        return url.render_as_string(hide_password=True)
-    return _PASSWORD.sub(r"\1***\2", url)
+    """The URL as a user would recognise it, with any password replaced by ``***`` (see bot.urls)."""
+    return urls.mask_url(url)
 
 
 def is_sqlite(url: URL) -> bool:

@@ -14,9 +14,10 @@ from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
 from bot.discord.commands import DiscordSpelling
 from bot.discord.options import BotOptions
-from bot.games import GAMES, scope_of
+from bot.games import GAMES
+from bot.rendering import Narrator
 from bot.store import GameRecord, LogEntry, Store
-from bot.texts import LANGUAGES, render
+from bot.texts import LANGUAGES
 from tests.dice import Dice
 from tests.discord_emulator import (
     BotMessage,
@@ -245,8 +246,7 @@ def says(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: A
     """What the croupier says for a catalogue key on Discord (its command names, the game's catalogue):
     tests compare with this instead of copying the bot's output. ``game=None``: the shared catalogues
     only, as for answers about no game (settings, standings, refusals of moderator actions)."""
-    scope = scope_of(GAMES[game]) if game is not None else None
-    return render(key, facts, lang, str, DiscordSpelling().commands(lang), scope)
+    return Narrator(DiscordSpelling()).line(key, facts, lang, game=GAMES[game] if game is not None else None)
 
 
 def refusal(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:

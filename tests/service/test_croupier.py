@@ -262,6 +262,9 @@ class _Spelled:
     def listing(self, lang: str) -> list[str]:
         return list(self._commands.values())
 
+    def name(self, text: str) -> str:
+        return text
+
 
 async def test_turn_timeout_applies_once_when_the_deadline_passed(store: Store) -> None:
     now = [datetime(2026, 11, 30, 12, 0, tzinfo=UTC)]

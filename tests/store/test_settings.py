@@ -45,7 +45,11 @@ def load(**env: str) -> Settings:
 
 def test_defaults_need_no_configuration() -> None:
     settings = NoDotenvSettings()
-    assert settings.database_url == DEFAULT_DATABASE_URL == "sqlite:///./data/croupier.sqlite3"
+    assert (
+        settings.database_url.get_secret_value()
+        == DEFAULT_DATABASE_URL
+        == "sqlite:///./data/croupier.sqlite3"
+    )
     assert settings.discord_token is None
     assert settings.discord_guild_ids == []
     assert settings.discord_api_base is None
@@ -71,7 +75,8 @@ def test_environment_variables_fill_every_field(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("TURN_TIMEOUT_SECONDS", "3600")
     monkeypatch.setenv("MODERATOR_ROLE", "Spielleitung")
     settings = NoDotenvSettings()
-    assert settings.database_url == "postgresql://bot:pw@db/croupier"
+    assert settings.database_url.get_secret_value() == "postgresql://bot:pw@db/croupier"
+    assert "pw" not in repr(settings.database_url)
     assert settings.discord_token is not None
     assert settings.discord_token.get_secret_value() == "abc.def.ghi"
     assert "abc.def.ghi" not in repr(settings)

@@ -11,10 +11,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import texts
-from bot.discord.embeds import standings_embed
+from bot.discord import escape
+from bot.discord.embeds import standings_embed, standings_title
 from bot.discord.front import Front, Outgoing, front_of
-from bot.discord.mentions import nobody, quiet
+from bot.discord.mentions import nobody
 from bot.discord.slash.names import command, described, renamed
 from bot.discord.standings_image import standings_png
 from bot.exports import FORMATS
@@ -50,7 +50,7 @@ async def _picture(front: Front, interaction: discord.Interaction[Any], reply: R
     if table is None:
         return False
     picture = await asyncio.to_thread(standings_png, table, lang)
-    embed = discord.Embed(title=texts.render("discord.standings_title", {"name": table.tournament}, lang))
+    embed = discord.Embed(title=standings_title(table, lang))
     embed.set_image(url=f"attachment://{IMAGE_NAME}")
     file = discord.File(io.BytesIO(picture), filename=IMAGE_NAME)
     await front.send(interaction, Outgoing([embed], nobody(), files=[file]))
@@ -77,7 +77,7 @@ async def _file(front: Front, interaction: discord.Interaction[Any], reply: Repl
         return False
     name = f"{file_stem(attachment.stem)}.{EXTENSIONS.get(attachment.format, 'txt')}"
     file = discord.File(io.BytesIO((attachment.text + "\n").encode("utf-8")), filename=name)
-    out = Outgoing([], nobody(), content=quiet(reply.title), files=[file])
+    out = Outgoing([], nobody(), content=escape.plain(reply.title), files=[file])
     await front.send(interaction, out, ephemeral=True)
     return True
 

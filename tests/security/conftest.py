@@ -1,0 +1,13 @@
+"""The Discord end-to-end fixtures (an emulator guild, the store, the croupier client) for the security
+tests, shared with tests/discord."""
+
+from __future__ import annotations
+
+from tests.discord.conftest import (  # noqa: F401  (fixtures)
+    _restored_endpoints,
+    croupier_store,
+    db_backend,
+    people,
+    table,
+)
+from tests.discord_emulator.fixtures import discord_emulator  # noqa: F401  (the fixture)

@@ -1,0 +1,208 @@
+"""Items 8 (long lines) and 9 (clear errors) of the security issue, for the command line.
+
+Discord takes at most 2,000 characters a message, so neither the console nor ``croupier replay`` takes a
+longer line: the console answers that the line is too long and does nothing, replay refuses the script
+naming the line (exit 2). Whatever a user feeds the CLI — a script nested 100,000 deep, a file that is
+not UTF-8, settings that do not fit together — ends in one line on stderr and exit code 2, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.console import LINE_MAX, Console, run_console
+from bot.croupier import Croupier
+from bot.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+SUBCOMMANDS = [
+    ["start"],
+    ["run"],
+    ["console"],
+    ["replay", "-"],
+    ["export"],
+    ["verify"],
+    ["migrate"],
+    ["healthcheck"],
+    ["odds"],
+]
+
+
+def croupier(
+    *args: str, env: dict[str, str] | None = None, stdin: str = "", cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The real command line in a fresh process (no .env: the working directory is a temp folder)."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "LOG_"))}
+    environment.update(env or {})
+    environment["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
+        cwd=cwd,
+        check=False,
+    )
+
+
+def one_clear_line(done: subprocess.CompletedProcess[str]) -> str:
+    assert "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("croupier: "), lines[0]
+    return lines[0]
+
+
+# ---------------------------------------------------------------------- settings
+
+
+@pytest.mark.parametrize("args", SUBCOMMANDS, ids=[a[0] for a in SUBCOMMANDS])
+def test_settings_that_do_not_fit_together_are_one_line_naming_them(args: list[str], tmp_path: Path) -> None:
+    done = croupier(*args, env={"DISCORD_SHARD_IDS": "5", "DISCORD_SHARD_COUNT": "2"}, cwd=tmp_path)
+    assert done.returncode == 2
+    line = one_clear_line(done)
+    assert "DISCORD_SHARD_IDS" in line
+    assert "DISCORD_SHARD_COUNT" in line
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("LOG_LEVEL", "loud"),
+        ("TURN_TIMEOUT_SECONDS", "soon"),
+        ("DISCORD_SHARD_COUNT", "0"),
+        ("DISCORD_GUILD_IDS", "my-guild"),
+        ("CROUPIER_LANGUAGE", "tlh"),
+    ],
+)
+def test_an_invalid_setting_is_one_line_naming_it(name: str, value: str, tmp_path: Path) -> None:
+    done = croupier("healthcheck", env={name: value}, cwd=tmp_path)
+    assert done.returncode == 2
+    line = one_clear_line(done)
+    assert f"invalid setting {name}:" in line
+
+
+def test_an_invalid_setting_is_named_without_its_value(tmp_path: Path) -> None:
+    """A token pasted into the wrong variable must not be printed back."""
+    done = croupier("healthcheck", env={"TURN_TIMEOUT_SECONDS": "MTIz.secret-token-part"}, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "secret-token-part" not in one_clear_line(done)
+
+
+# ---------------------------------------------------------------------- replay
+
+
+def test_a_script_nested_100000_deep_is_one_line_exit_2(tmp_path: Path) -> None:
+    script = tmp_path / "deep.json"
+    script.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    done = croupier("replay", str(script), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "nested" in one_clear_line(done)
+
+
+def test_a_script_that_is_not_utf8_is_one_line_exit_2(tmp_path: Path) -> None:
+    script = tmp_path / "latin1.json"
+    script.write_bytes('{"game": "verflixte6", "players": ["Zoë"]}'.encode("latin-1"))
+    done = croupier("replay", str(script), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "UTF-8" in one_clear_line(done)
+
+
+def _script(text: str, player: str = "anna") -> str:
+    return json.dumps(
+        {"game": "verflixte6", "players": [player], "dice": [3], "lines": [{"from": player, "text": text}]}
+    )
+
+
+def test_a_replay_line_longer_than_discord_allows_is_refused_naming_it(tmp_path: Path) -> None:
+    done = croupier("replay", "-", stdin=_script("weiter " + "x" * LINE_MAX), cwd=tmp_path)
+    assert done.returncode == 2
+    line = one_clear_line(done)
+    assert "lines[0].text" in line or "lines.0.text" in line
+    assert str(LINE_MAX) in line
+
+
+def test_a_replay_line_of_exactly_the_limit_is_played(tmp_path: Path) -> None:
+    text = "weiter" + " " * (LINE_MAX - len("weiter"))
+    done = croupier("replay", "-", stdin=_script(text), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_too_long_replay_player_name_is_refused(tmp_path: Path) -> None:
+    done = croupier("replay", "-", stdin=_script("weiter", player="a" * 101), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "players" in one_clear_line(done)
+
+
+def test_a_too_large_script_is_refused_unread(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot import cli, replay
+
+    monkeypatch.setattr(replay, "SCRIPT_MAX_BYTES", 1000)
+    script = tmp_path / "big.json"
+    script.write_text(_script("weiter " + "x" * 1000), encoding="utf-8")
+    assert cli.main(["replay", str(script)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "larger than" in err
+
+
+# ---------------------------------------------------------------------- console
+
+
+@pytest.fixture
+def console(store: Store) -> Console:
+    return Console(Croupier(store=store), moderators=frozenset({"mod"}), admins=frozenset({"mod"}))
+
+
+async def test_a_console_line_longer_than_discord_allows_is_refused(console: Console, store: Store) -> None:
+    await console.handle("mod: /open verflixte6")
+    long_line = "anna: /join " + "x" * LINE_MAX
+    answer = await console.handle(long_line)
+    assert answer is not None
+    assert not answer.ok
+    assert str(LINE_MAX) in answer.text
+    joined = await console.handle("anna: /standings")  # the long line did nothing: anna never joined
+    assert joined is not None
+    record = await store.run(lambda uow: uow.games.open_in("console"), read_only=True)
+    assert record is not None
+    assert "anna" not in json.dumps(record.snapshot)
+
+
+async def test_a_console_line_of_exactly_the_limit_is_handled(console: Console) -> None:
+    await console.handle("mod: /open verflixte6")
+    line = "anna: /join"
+    answer = await console.handle(line + " " * (LINE_MAX - len(line)))
+    assert answer is not None
+    assert answer.ok, answer.text
+
+
+async def test_a_console_line_of_blanks_is_answered_at_once(console: Console) -> None:
+    """The line pattern must not backtrack for ages on a long line of blanks without a colon."""
+    started = time.monotonic()
+    answer = await console.handle("x" + " " * 200_000 + "y")
+    assert answer is not None
+    assert not answer.ok
+    assert time.monotonic() - started < 2
+
+
+async def test_a_huge_console_line_is_read_in_bounded_pieces_and_refused_once(console: Console) -> None:
+    stdin = io.StringIO("anna: " + "x" * 5_000_000 + "\nmod: /help\n")
+    stdout = io.StringIO()
+    assert await asyncio.wait_for(run_console(console, stdin=stdin, stdout=stdout, as_json=True), 30) == 0
+    answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    assert [a["ok"] for a in answers] == [False, True]
+    assert str(LINE_MAX) in answers[0]["text"]

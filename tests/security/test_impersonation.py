@@ -1,0 +1,85 @@
+"""Item 4 of the security issue: a nickname never makes someone act, or be announced, as another player.
+
+Names come from the seats, by participant id (the Discord user id); the text of a nickname is only ever
+shown. A member whose nickname is another player's user id (or mention) is announced by that nickname,
+never as the other player, and the ping goes to the right person; a member who renames themself
+mid-game to another player's name cannot act in that player's turn, and the table keeps each seat's
+name as it joined (so a rename cannot put a second "Anna" on the table).
+"""
+
+from __future__ import annotations
+
+from bot.discord import escape
+from bot.discord.mentions import quiet
+from tests.discord.helpers import Table, asked, refusal, row, says, story, table_rows
+
+
+async def test_a_nickname_that_is_another_players_id_is_shown_as_that_nickname(table: Table) -> None:
+    p = table.people
+    digits = str(p.anna)
+    await table.emu.update_member(p.guild, p.ben, nick=digits)
+    await table.emu.update_member(p.guild, p.carl, nick=f"<@{p.anna}>")
+    mention_shown = escape.name(f"<@{p.anna}>")
+    table.dice.will_roll(3, 2, 4)
+    async with table.running():
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        await table.slash_message(p.anna, "mitmachen")
+        joined = await table.slash_message(p.ben, "mitmachen")
+        assert story(joined)[0] == says("v6.joined", name=digits, position=2)
+        joined = await table.slash_message(p.carl, "mitmachen")
+        # a mention as nickname is no mention: broken by a zero-width space (escaped once rendering.py
+        # applies DiscordSpelling.name to names in sentences)
+        assert story(joined)[0] in {
+            says("v6.joined", name=quiet(f"<@{p.anna}>"), position=3),
+            says("v6.joined", name=mention_shown, position=3),
+        }
+        await table.said(p.anna, "weiter")
+        await table.said(p.anna, "weiter")
+        stopped = await table.said(p.anna, "stopp")
+        assert story(stopped) == [
+            says("v6.stopped", player="Anna", total=5),
+            says("v6.next_up", next_player=digits),
+        ]
+        assert stopped.content == f"<@{p.ben}>"  # the ping goes to ben, whatever his nickname says
+        assert stopped.pings.users == (p.ben,)
+        thrown = await table.said(p.ben, "weiter")
+        assert story(thrown) == [says("v6.freiwurf", player=digits, face=4, total=4), asked(digits)]
+        assert table_rows(thrown) == [
+            row("Anna", "prinzessin", 5),
+            row(digits, "playing", 4, to_act=True),
+            row(mention_shown, "jungfrau", 0),
+        ]
+        # carl, nicknamed as a mention of anna, is told it is ben's turn, ben named by his nickname
+        refused = await table.said(p.carl, "weiter")
+        assert refused.content == refusal("error.not_your_turn", player=digits)
+    for message in table.emu.bot_messages:
+        assert set(message.pings.users) <= {p.ben}  # nobody pinged anna: no one woke her up
+        assert message.content in ("", f"<@{p.ben}>") or message.content.startswith("⚠️")
+        assert f"<@{p.anna}>" not in message.text()  # carl's nickname never became a mention
+
+
+async def test_a_member_renamed_mid_game_never_acts_as_the_player_they_named(table: Table) -> None:
+    p = table.people
+    table.dice.will_roll(3, 4)
+    async with table.running():
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        await table.slash_message(p.anna, "mitmachen")
+        await table.slash_message(p.ben, "mitmachen")
+        before = await table.game()
+        for nick in ("Anna", str(p.anna), f"<@{p.anna}>"):
+            await table.emu.update_member(p.guild, p.ben, nick=nick)
+            refused = await table.said(p.ben, "weiter")  # anna's turn, whatever ben calls himself
+            assert refused.content == refusal("error.not_your_turn", player="Anna")
+        after = await table.game()
+        assert before is not None
+        assert after is not None
+        assert (after.version, after.snapshot) == (before.version, before.snapshot)
+        thrown = await table.said(p.anna, "weiter")
+        assert story(thrown) == [says("v6.freiwurf", player="Anna", face=3, total=3), asked("Anna")]
+        assert table_rows(thrown) == [row("Anna", "playing", 3, to_act=True), row("Ben", "jungfrau", 0)]
+        stopped = await table.said(p.anna, "stopp")
+        assert stopped.content == f"<@{p.ben}>"
+        mine = await table.said(p.ben, "weiter")  # ben acts in his own turn, under his seat's name
+        assert story(mine) == [says("v6.freiwurf", player="Ben", face=4, total=4), asked("Ben")]
+        assert row("Ben", "playing", 4, to_act=True) in table_rows(mine)
+        assert row("Anna", "prinzessin", 3) in table_rows(mine)
