@@ -38,6 +38,7 @@ from bot.store.repositories import (
     Channels,
     ChannelSettingsRepository,
     CommandLog,
+    Corrections,
     Games,
     Tournaments,
     Transaction,
@@ -54,8 +55,9 @@ POSTGRES_WORKERS = 5  # threads (and pooled connections) for PostgreSQL
 class UnitOfWork:
     """One transaction and the repositories working in it.
 
-    ``log``, ``tournaments``, ``games``, ``settings`` and ``channels`` all share the transaction;
-    nothing they write is kept unless :meth:`commit` is called before the unit of work ends.
+    ``log``, ``tournaments``, ``games``, ``settings``, ``channels`` and ``corrections`` all share the
+    transaction; nothing they write is kept unless :meth:`commit` is called before the unit of work
+    ends.
     """
 
     def __init__(self, connection: Connection, url: str | URL, defaults: ChannelDefaults) -> None:
@@ -68,6 +70,7 @@ class UnitOfWork:
         self.games = Games(tx)
         self.settings = ChannelSettingsRepository(tx, defaults)
         self.channels = Channels(tx, self.games, defaults)
+        self.corrections = Corrections(tx)
 
     def commit(self) -> None:
         """Make everything written so far durable; the unit of work may go on in a new transaction."""
