@@ -38,6 +38,9 @@ class Context:
     narrator: Narrator
     new_seed: SeedSource
     verifiable: bool  # dice come from the committed seed (not a script): publish the commitment
+    actor: str = ""  # who asked (participant id), for the audit trail of corrections
+    actor_name: str = ""
+    message_id: str = ""  # the message that asked: a correction is recorded once per message id
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class Done:
     reply: Reply
     logged: dict[str, Any]  # the command as the log keeps it
     game_id: int | None = None
+    dice_from: int = 0  # where the game's dice stood (an undo logs it, like a move without dice)
 
 
 class ModeratorAction(Protocol):

@@ -6,6 +6,7 @@
     croupier replay    a JSON script → the final state as JSON
     croupier export    the standings as csv / json / markdown / bbcode
     croupier verify    re-derive the dice of closed games from their seeds
+    croupier audit     a game's log in order, undone moves marked with the undo's reason
     croupier migrate   bring the database schema to the newest revision
     croupier odds      exact Killer odds for N dice
 
@@ -65,6 +66,11 @@ def _parser() -> argparse.ArgumentParser:
 
     verify = with_db(sub.add_parser("verify", help="re-derive the dice of closed games"))
     verify.add_argument("--durchgang", type=int, metavar="ID", help="one game only")
+
+    audit = with_db(sub.add_parser("audit", help="print a game's log, undone moves marked"))
+    audit.add_argument(
+        "--game", type=int, required=True, metavar="ID", help="the game id (as verify shows it)"
+    )
 
     with_db(sub.add_parser("migrate", help="upgrade the database schema to head"))
     with_db(sub.add_parser("healthcheck", help="exit 0 when the database answers and is migrated"))
@@ -207,6 +213,22 @@ def _verify(args: argparse.Namespace) -> int:
     return _with_store(args, body)
 
 
+def _audit(args: argparse.Namespace) -> int:
+    from bot.corrections import audit_lines
+    from bot.croupier import Croupier
+    from bot.texts import render
+
+    async def body(store: Store) -> int:
+        croupier = Croupier(store=store)
+        found = await croupier.audit(args.game)
+        if found is None:
+            return _fail(render("common.audit_unknown_game", {"id": args.game}, "en"))
+        print("\n".join(audit_lines(found, croupier.narrator)))
+        return 0
+
+    return _with_store(args, body)
+
+
 def _migrate(args: argparse.Namespace) -> int:
     from bot.store.migrate import upgrade
 
@@ -236,6 +258,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "replay": _replay,
     "export": _export,
     "verify": _verify,
+    "audit": _audit,
     "migrate": _migrate,
     "healthcheck": _healthcheck,
     "odds": _odds,

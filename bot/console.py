@@ -143,7 +143,19 @@ class Console:
             "/help": lambda msg, args: croupier.help_reply(msg),
             "/rules": lambda msg, args: croupier.rules_reply(msg),
             "/jokers": lambda msg, args: croupier.jokers_reply(msg),
+            "/undo": lambda msg, args: croupier.undo(msg, " ".join(args)),
+            "/adjust": self._adjust,
+            "/disqualify": lambda msg, args: croupier.disqualify(msg, *_name_and_reason(args)),
+            "/reinstate": lambda msg, args: croupier.reinstate(msg, *_name_and_reason(args)),
+            "/corrections": lambda msg, args: croupier.corrections_reply(msg),
         }
+
+    async def _adjust(self, msg: Incoming, args: list[str]) -> Reply:
+        """``/adjust NAME ±N REASON``: the name is every word before the first signed whole number."""
+        found = _adjustment(args)
+        if found is None:
+            return await self.croupier.say_error(msg, "correction_usage", usage="/adjust NAME ±N REASON")
+        return await self.croupier.adjust(msg, *found)
 
 
 def _lifecycle(verb: str, args: Sequence[str], msg: Incoming) -> Command | None:
@@ -181,6 +193,22 @@ def _name_and_scoring(args: Sequence[str]) -> tuple[str, str]:
         else:
             words.append(word)
     return " ".join(words), scoring
+
+
+def _name_and_reason(args: Sequence[str]) -> tuple[str, str]:
+    """``NAME REASON…`` (a name with spaces is quoted: ``"Anna Maria" Grund``)."""
+    return (args[0] if args else ""), " ".join(args[1:])
+
+
+_POINTS = re.compile(r"^[+\-−]?\d{1,9}$")
+
+
+def _adjustment(args: Sequence[str]) -> tuple[str, int, str] | None:
+    """``NAME ±N REASON…`` → (name, points, reason); None when no name comes before a whole number."""
+    for index, word in enumerate(args):
+        if index > 0 and _POINTS.match(word):
+            return " ".join(args[:index]), int(word.replace("−", "-")), " ".join(args[index + 1 :])
+    return None
 
 
 def _int_or_none(args: Sequence[str]) -> int | None:

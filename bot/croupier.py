@@ -22,6 +22,16 @@ from functools import cached_property
 from typing import Any
 
 from bot.actions import ChangeSettings, Context, Done, ModeratorAction, NewTournament, OpenGame
+from bot.corrections import (
+    Adjust,
+    Audit,
+    Disqualify,
+    Reinstate,
+    Undo,
+    audit_in,
+    corrections_reply,
+    join_refusal,
+)
 from bot.exports import FORMATS, StandingsTable, to_markdown
 from bot.games import GAMES, language_of
 from bot.keyed_locks import KeyedLocks
@@ -45,7 +55,7 @@ from bot.store import (
 from bot.verify import Report, verify_in
 from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand
-from engine.game import Command, Game, Timeout
+from engine.game import Command, Game, Join, Timeout
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +195,9 @@ class Croupier:
         )
         if isinstance(outcome, Chat):
             return Reply.nothing()
+        if isinstance(outcome, Applied) and isinstance(outcome.command, Join):
+            barred = join_refusal(uow, record, msg.author)  # disqualified from the tournament
+            outcome = outcome if barred is None else Refusal(barred)
         if isinstance(outcome, Refusal):
             refused = self.narrator.refusal(
                 outcome.error, lang, game=game, state=state, game_id=record.id, private=outcome.private
@@ -317,6 +330,9 @@ class Croupier:
             narrator=self.narrator,
             new_seed=self._new_seed,
             verifiable=self.verifiable,
+            actor=msg.author,
+            actor_name=msg.author_name,
+            message_id=msg.message_id,
         )
 
     def _log_action(self, uow: UnitOfWork, msg: Incoming, done: Done) -> None:
@@ -327,9 +343,40 @@ class Croupier:
             actor=msg.author,
             text=msg.text,
             command=done.logged,
+            dice_from=done.dice_from,
             reply=done.reply.to_log(),
             now=self.clock(),
         )
+
+    # ------------------------------------------------------------------ corrections (bot/corrections.py)
+
+    async def undo(self, msg: Incoming, reason: str) -> Reply:
+        """Void the last move of the channel's open game and rebuild it from its log; its dice stay
+        used. A public note with the game as it stands again."""
+        return await self.moderate(msg, Undo(reason))
+
+    async def adjust(self, msg: Incoming, player: str, points: int, reason: str) -> Reply:
+        """A points correction (± ``points``) for the player ``player`` names in the current tournament."""
+        return await self.moderate(msg, Adjust(player, points, reason))
+
+    async def disqualify(self, msg: Incoming, player: str, reason: str) -> Reply:
+        """Take a player out of the current tournament's standings and its further games."""
+        return await self.moderate(msg, Disqualify(player, reason))
+
+    async def reinstate(self, msg: Incoming, player: str, reason: str) -> Reply:
+        """Lift a player's disqualification from the current tournament."""
+        return await self.moderate(msg, Reinstate(player, reason))
+
+    async def corrections_reply(self, msg: Incoming) -> Reply:
+        """Every correction of the current tournament — when, who, what, why — for everybody."""
+        return await self.store.run(
+            lambda uow: corrections_reply(uow, self.narrator, msg.guild, msg.channel, msg.home),
+            read_only=True,
+        )
+
+    async def audit(self, game_id: int) -> Audit | None:
+        """A game's whole log, voided entries with the undo that voided them (``croupier audit``)."""
+        return await self.store.run(lambda uow: audit_in(uow, game_id), read_only=True)
 
     # ------------------------------------------------------------------ turn timeouts
 
@@ -369,9 +416,8 @@ class Croupier:
         """The running tournament table, for everybody."""
 
         def read(uow: UnitOfWork) -> tuple[str, StandingsTable | None]:
-            return language_of(uow.channels.state(msg.guild, msg.channel, msg.home)), self._standings(
-                uow, msg.home
-            )
+            lang = language_of(uow.channels.state(msg.guild, msg.channel, msg.home))
+            return lang, self._standings(uow, msg.home, lang=lang)
 
         lang, table = await self.store.run(read, read_only=True)
         if table is None:
@@ -386,7 +432,7 @@ class Croupier:
         return await self.store.run(lambda uow: self._standings(uow, channel, tournament_id), read_only=True)
 
     def _standings(
-        self, uow: UnitOfWork, channel: str, tournament_id: int | None = None
+        self, uow: UnitOfWork, channel: str, tournament_id: int | None = None, lang: str = "de"
     ) -> StandingsTable | None:
         tournament = (
             uow.tournaments.get(tournament_id)
@@ -395,15 +441,15 @@ class Croupier:
         )
         if tournament is None:
             return None
-        return standings_of(tournament, uow.games.closed_in(tournament.id))
+        corrections = uow.corrections.of_tournament(tournament.id)
+        return standings_of(tournament, uow.games.closed_in(tournament.id), corrections, lang)
 
     async def export(self, msg: Incoming, fmt: str) -> Reply:
         """The standings as a paste-ready file; admins only."""
 
         def read(uow: UnitOfWork) -> tuple[str, StandingsTable | None]:
-            return language_of(uow.channels.state(msg.guild, msg.channel, msg.home)), self._standings(
-                uow, msg.home
-            )
+            lang = language_of(uow.channels.state(msg.guild, msg.channel, msg.home))
+            return lang, self._standings(uow, msg.home, lang=lang)
 
         if not msg.is_admin or fmt not in FORMATS:
             lang = language_of(await self._channel(msg))

@@ -1,7 +1,8 @@
 """Standings as files admins paste into the forum thread or a spreadsheet.
 
 Every format renders the same :class:`StandingsTable`: rank, player, points per Durchgang, total, best
-single result and number of Zombies.
+single result and number of Zombies — and under the table its notes: each moderator's points
+adjustment (already counted in the total) and the disqualified players, with their reasons.
 
 Names are whatever players call themselves, so no format lets one become markup: in CSV a name a
 spreadsheet would read as a formula gets a leading single quote (OWASP, "CSV injection"); Markdown and
@@ -17,6 +18,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.texts import render, signed
+
 
 @dataclass(frozen=True)
 class StandingsRow:
@@ -27,6 +30,18 @@ class StandingsRow:
     total: int
     best: int | None
     zombies: int
+    adjustment: int = 0  # moderators' points adjustments, counted in ``total``
+
+
+@dataclass(frozen=True)
+class StandingsNote:
+    """A line under the table: a moderator's points adjustment, or a disqualified player."""
+
+    kind: str  # "adjust" | "disqualified"
+    player: str
+    name: str
+    reason: str
+    points: int = 0  # an adjustment's ± points
 
 
 @dataclass(frozen=True)
@@ -35,6 +50,44 @@ class StandingsTable:
     scoring: str
     durchgaenge: tuple[int, ...]  # Durchgang numbers, in order
     rows: tuple[StandingsRow, ...]
+    notes: tuple[StandingsNote, ...] = ()  # adjustments (each its own line), then disqualifications
+    language: str = "de"  # of the notes' sentences
+
+    @property
+    def adjustments(self) -> tuple[StandingsNote, ...]:
+        return tuple(note for note in self.notes if note.kind == "adjust")
+
+    @property
+    def disqualified(self) -> tuple[StandingsNote, ...]:
+        return tuple(note for note in self.notes if note.kind == "disqualified")
+
+
+def note_lines(table: StandingsTable, escape: Callable[[str], str] = str) -> list[tuple[str, list[str]]]:
+    """The notes as sentences in the table's language: (heading, items) per kind of note that has any;
+    ``escape`` is applied to the names and reasons (people's text) before they go into a sentence."""
+    lang = table.language
+    sections = []
+    if table.adjustments:
+        items = [
+            render(
+                "common.standings_adjustment",
+                {"name": escape(note.name), "points": signed(note.points), "reason": escape(note.reason)},
+                lang,
+            )
+            for note in table.adjustments
+        ]
+        sections.append((render("common.standings_adjustments", {}, lang), items))
+    if table.disqualified:
+        items = [
+            render(
+                "common.standings_disqualified_player",
+                {"name": escape(note.name), "reason": escape(note.reason)},
+                lang,
+            )
+            for note in table.disqualified
+        ]
+        sections.append((render("common.standings_disqualified", {}, lang), items))
+    return sections
 
 
 _HEAD = ("Rang", "Spieler")
@@ -88,7 +141,16 @@ def to_csv(table: StandingsTable) -> str:
                 row.zombies,
             ]
         )
+    if table.notes:  # a second block under an empty row: one row per adjustment or disqualification
+        writer.writerow([])
+        writer.writerow(["note", "player", "points", "reason"])
+        for note in table.notes:
+            points = note.points if note.kind == "adjust" else ""
+            writer.writerow([_CSV_NOTE[note.kind], csv_text(note.name), points, csv_text(note.reason)])
     return out.getvalue()
+
+
+_CSV_NOTE = {"adjust": "adjustment", "disqualified": "disqualified"}
 
 
 def to_json(table: StandingsTable) -> str:
@@ -105,8 +167,16 @@ def to_json(table: StandingsTable) -> str:
                 "total": row.total,
                 "best": row.best,
                 "zombies": row.zombies,
+                "adjustment": row.adjustment,
             }
             for row in table.rows
+        ],
+        "adjustments": [
+            {"player": note.player, "name": note.name, "points": note.points, "reason": note.reason}
+            for note in table.adjustments
+        ],
+        "disqualified": [
+            {"player": note.player, "name": note.name, "reason": note.reason} for note in table.disqualified
         ],
     }
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
@@ -125,6 +195,8 @@ def to_markdown(table: StandingsTable) -> str:
         cells = _cells(row)
         cells[1] = _escape_markdown(cells[1])
         lines.append("| " + " | ".join(cells) + " |")
+    for heading, items in note_lines(table, _escape_markdown):
+        lines += ["", heading, *(f"- {item}" for item in items)]
     return "\n".join(lines) + "\n"
 
 
@@ -141,6 +213,8 @@ def to_bbcode(table: StandingsTable) -> str:
         cells[1] = _escape_bbcode(cells[1])
         lines.append("[tr]" + "".join(f"[td]{cell}[/td]" for cell in cells) + "[/tr]")
     lines.append("[/table]")
+    for heading, items in note_lines(table, _escape_bbcode):
+        lines += [f"[b]{heading}[/b]", "[list]", *(f"[*]{item}" for item in items), "[/list]"]
     return "\n".join(lines) + "\n"
 
 

@@ -54,4 +54,9 @@ class ConsoleSpelling:
             "/help",
             "/rules",
             "/jokers",
+            "/undo REASON",
+            "/adjust NAME ±N REASON",
+            "/disqualify NAME REASON",
+            "/reinstate NAME REASON",
+            "/corrections",
         )

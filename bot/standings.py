@@ -5,23 +5,46 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.exports import StandingsRow, StandingsTable
+from bot.exports import StandingsNote, StandingsRow, StandingsTable
 from bot.games import GAMES
-from bot.store import GameRecord, Tournament
+from bot.store import Correction, GameRecord, Tournament
+from bot.store.repositories.corrections import adjustments, barred
 from engine.standings import standings
 from engine.verflixte6.jokers.registry import DEFAULT_ENABLED, NAMES
 
 
-def standings_of(tournament: Tournament, closed: Sequence[GameRecord]) -> StandingsTable:
-    """The tournament table over its closed games of ranked kinds (Killer games have no table)."""
+def standings_of(
+    tournament: Tournament,
+    closed: Sequence[GameRecord],
+    corrections: Sequence[Correction] = (),
+    language: str = "de",
+) -> StandingsTable:
+    """The tournament table over its closed games of ranked kinds (Killer games have no table).
+
+    The tournament's corrections count too (:mod:`bot.corrections`): points adjustments are added to
+    the totals and listed as notes, one line each; disqualified players are out of the ranking — their
+    results are left out before places are given — and listed under it with the reason.
+    """
     rounds = [game for game in closed if game.kind in GAMES and GAMES[game.kind].ranked]
-    names: dict[str, str] = {}
+    out = barred(corrections)
+    names: dict[str, str] = {c.player: c.player_name for c in corrections if c.player and c.player_name}
     results = []
     for record in rounds:
         game = GAMES[record.kind]
-        results.append(game.results(game.load(record.snapshot)))
+        found = game.results(game.load(record.snapshot))
+        results.append({player: result for player, result in found.items() if player not in out})
         names.update({p.player: p.name for p in record.participants})
-    rows = standings(results, tournament.scoring, names)
+    adjusted = {player: points for player, points in adjustments(corrections).items() if player not in out}
+    rows = standings(results, tournament.scoring, names, adjusted)
+    notes = [
+        StandingsNote("adjust", c.player, names.get(c.player, c.player), c.reason, c.points)
+        for c in corrections
+        if c.kind == "adjust" and c.player is not None and c.player not in out
+    ]
+    notes += [
+        StandingsNote("disqualified", player, names.get(player, player), c.reason)
+        for player, c in out.items()
+    ]
     return StandingsTable(
         tournament=tournament.name,
         scoring=tournament.scoring,
@@ -35,9 +58,12 @@ def standings_of(tournament: Tournament, closed: Sequence[GameRecord]) -> Standi
                 total=row.total,
                 best=row.best if row.played else None,
                 zombies=row.zombies,
+                adjustment=row.adjustment,
             )
             for row in rows
         ),
+        notes=tuple(notes),
+        language=language,
     )
 
 

@@ -9,6 +9,9 @@ Two scorings:
 
 Ties on the score are broken by the best single result, then by fewer busts (Zombies); players still
 level share the rank and are listed by name.
+
+A moderator's points adjustments (penalties and bonuses, in the scoring's unit) are added to the
+score before ranking; a player with an adjustment but no result yet is ranked too.
 """
 
 from __future__ import annotations
@@ -34,22 +37,28 @@ class Row:
     best: int
     zombies: int
     played: int
+    adjustment: int = 0  # the moderators' adjustments, already counted in ``total``
 
 
 Round = Mapping[str, Result]
 
 
 def standings(
-    rounds: Sequence[Round], scoring: str = SUM, names: Mapping[str, str] | None = None
+    rounds: Sequence[Round],
+    scoring: str = SUM,
+    names: Mapping[str, str] | None = None,
+    adjustments: Mapping[str, int] | None = None,
 ) -> list[Row]:
-    """The table over ``rounds`` (oldest first); ``names`` (id → display name) orders level players."""
+    """The table over ``rounds`` (oldest first); ``names`` (id → display name) orders level players;
+    ``adjustments`` (id → points) are added to the totals."""
     if scoring not in SCORINGS:
         raise InvalidCommand("unknown_scoring", scoring=scoring, valid=list(SCORINGS))
     parsed = list(rounds)
     scored = [
         _placements(r) if scoring == PLACEMENT else {p: res.points for p, res in r.items()} for r in parsed
     ]
-    players = list(dict.fromkeys(p for r in parsed for p in r))
+    adjusted = adjustments or {}
+    players = list(dict.fromkeys([*(p for r in parsed for p in r), *adjusted]))
     rows: list[Row] = []
     for player in players:
         points = tuple(s.get(player) for s in scored)
@@ -59,10 +68,11 @@ def standings(
                 rank=0,
                 player=player,
                 points=points,
-                total=sum(p for p in points if p is not None),
+                total=sum(p for p in points if p is not None) + adjusted.get(player, 0),
                 best=max(played, default=0),
                 zombies=sum(1 for r in parsed if player in r and r[player].busted),
                 played=len(played),
+                adjustment=adjusted.get(player, 0),
             )
         )
     label = names or {}

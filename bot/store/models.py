@@ -4,7 +4,8 @@ Only the repositories use these classes: the rest of the bot sees the frozen rec
 :mod:`bot.store.records`, so no ORM object outlives its transaction.
 
 Participant ids, channels and guilds are strings (Discord snowflakes, console names, ``replay:1``),
-so every front end fits. Standings have no table: they are summed from closed games' participants.
+so every front end fits. Standings have no table: they are summed from closed games' participants
+and the tournament's corrections.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ NAMING_CONVENTION = {
 ID = String(64)  # a participant, channel or guild id
 SCORINGS = ("sum", "placement")
 GAME_STATUSES = ("open", "closed")
+CORRECTION_KINDS = ("undo", "adjust", "disqualify", "reinstate")
 OPEN_GAME_PER_CHANNEL = "uq_games_open_channel"
 KIND_MAX = 32  # a game's stored name (its ``Game.name``)
 
@@ -137,6 +139,8 @@ class CommandLogRow(Base):
     dice_from: Mapped[int] = mapped_column(Integer)  # index of the first of those dice in the game
     reply: Mapped[Any | None] = mapped_column(JSONDocument)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # The correction (an undo) that voided this move; its dice stay consumed (migration 0003).
+    voided_by: Mapped[int | None] = mapped_column(Integer)
 
 
 class ChannelSettingsRow(Base):
@@ -150,3 +154,28 @@ class ChannelSettingsRow(Base):
     language: Mapped[str | None] = mapped_column(String(8))
     moderator_role: Mapped[str | None] = mapped_column(String(100))
     turn_timeout_seconds: Mapped[int | None] = mapped_column(Integer)
+
+
+class CorrectionRow(Base):
+    """A moderator's correction of a tournament, kept for the audit trail: an undone move, a points
+    adjustment, a disqualification or a reinstatement. Rows are only ever added."""
+
+    __tablename__ = "corrections"
+    __table_args__ = (
+        CheckConstraint(_one_of("kind", CORRECTION_KINDS), name="kind"),
+        Index("ix_corrections_tournament_id_id", "tournament_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    player: Mapped[str | None] = mapped_column(ID)  # participant id (an undo: whose move it was)
+    player_name: Mapped[str | None] = mapped_column(String(200))  # their display name at the time
+    points: Mapped[int] = mapped_column(Integer)  # an adjustment's ± points; 0 for the other kinds
+    reason: Mapped[str] = mapped_column(Text)
+    moderator: Mapped[str] = mapped_column(ID)
+    moderator_name: Mapped[str] = mapped_column(String(200))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
+    voided_entry: Mapped[int | None] = mapped_column(BigKey, ForeignKey("command_log.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    message_id: Mapped[str] = mapped_column(String(100), unique=True)

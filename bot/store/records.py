@@ -73,6 +73,50 @@ class LogEntry:
     dice_from: int
     reply: Any
     created_at: datetime
+    voided_by: int | None = None  # the correction (an undo) that voided this move; its dice stay used
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_by is not None
+
+
+@dataclasses.dataclass(frozen=True)
+class Correction:
+    """A moderator's correction of a tournament (see ``uow.corrections``), as the audit trail shows it."""
+
+    id: int
+    tournament_id: int
+    kind: str  # "undo" | "adjust" | "disqualify" | "reinstate"
+    player: str | None  # participant id (an undo: whose move was voided)
+    player_name: str | None
+    points: int  # an adjustment's ± points; 0 for the other kinds
+    reason: str
+    moderator: str
+    moderator_name: str
+    game_id: int | None
+    voided_entry: int | None  # the command-log entry an undo voided
+    created_at: datetime
+    message_id: str
+    game_number: int | None = None  # the game's number in its tournament, when it names one
+    voided_text: str | None = None  # what the voided move said ("weiter")
+
+
+@dataclasses.dataclass(frozen=True)
+class NewCorrection:
+    """A correction about to be recorded (see ``Corrections.add``)."""
+
+    tournament_id: int
+    kind: str
+    reason: str
+    moderator: str
+    moderator_name: str
+    message_id: str
+    now: datetime
+    player: str | None = None
+    player_name: str | None = None
+    points: int = 0
+    game_id: int | None = None
+    voided_entry: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)

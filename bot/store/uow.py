@@ -40,6 +40,7 @@ from bot.store.repositories import (
     Channels,
     ChannelSettingsRepository,
     CommandLog,
+    Corrections,
     Games,
     Tournaments,
     Transaction,
@@ -57,8 +58,9 @@ RECYCLE_S = 1800.0  # a worker's connection is replaced after this long (idle ti
 class UnitOfWork:
     """One transaction and the repositories working in it.
 
-    ``log``, ``tournaments``, ``games``, ``settings`` and ``channels`` all share the transaction;
-    nothing they write is kept unless :meth:`commit` is called before the unit of work ends.
+    ``log``, ``tournaments``, ``games``, ``settings``, ``channels`` and ``corrections`` all share the
+    transaction; nothing they write is kept unless :meth:`commit` is called before the unit of work
+    ends.
     """
 
     def __init__(self, connection: Connection, url: str | URL, defaults: ChannelDefaults) -> None:
@@ -71,6 +73,7 @@ class UnitOfWork:
         self.games = Games(tx)
         self.settings = ChannelSettingsRepository(tx, defaults)
         self.channels = Channels(tx, self.games, defaults)
+        self.corrections = Corrections(tx)
 
     def commit(self) -> None:
         """Make everything written so far durable; the unit of work may go on in a new transaction."""

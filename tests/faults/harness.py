@@ -28,7 +28,14 @@ from sqlalchemy import Table, select
 
 from bot.console import Console
 from bot.store import Store
-from bot.store.models import ChannelSettingsRow, CommandLogRow, GameRow, ParticipantRow, TournamentRow
+from bot.store.models import (
+    ChannelSettingsRow,
+    CommandLogRow,
+    CorrectionRow,
+    GameRow,
+    ParticipantRow,
+    TournamentRow,
+)
 from tests.faults import worker
 from tests.faults.scripts import Script
 
@@ -154,7 +161,11 @@ def random_kills(
             return None
         if first_in_opening and not run.kills:
             return rng.randint(1, profile.opening)
-        return rng.randint(1, max(profile.remaining(line), 1))
+        # The first life on a new file runs the whole first migration where later lives only reopen the
+        # store: draw past the difference, so the kills meant for the command path land there however
+        # many statements the migrations have (kills inside the migration are ``first_in_opening``'s).
+        migration = profile.opening - profile.reopening if run.lives == 0 else 0
+        return migration + rng.randint(1, max(profile.remaining(line), 1))
 
     return plan
 
@@ -221,6 +232,7 @@ _GAMES = cast(Table, GameRow.__table__)
 _SEATS = cast(Table, ParticipantRow.__table__)
 _TOURNAMENTS = cast(Table, TournamentRow.__table__)
 _SETTINGS = cast(Table, ChannelSettingsRow.__table__)
+_CORRECTIONS = cast(Table, CorrectionRow.__table__)
 
 
 def stored(db_url: str) -> dict[str, Any]:
@@ -248,8 +260,11 @@ def _contents(store: Store) -> dict[str, Any]:
         seats = connection.execute(select(_SEATS)).all()
         log = connection.execute(select(_LOG).order_by(_LOG.c.id)).all()
         settings = connection.execute(select(_SETTINGS)).all()
+        corrections = connection.execute(select(_CORRECTIONS).order_by(_CORRECTIONS.c.id)).all()
     tournament_rank = {row.id: rank for rank, row in enumerate(tournaments, start=1)}
     game_rank = {row.id: rank for rank, row in enumerate(games, start=1)}
+    log_rank = {row.id: rank for rank, row in enumerate(log, start=1)}
+    correction_rank = {row.id: rank for rank, row in enumerate(corrections, start=1)}
     return {
         "settings": sorted(tuple(row) for row in settings),
         "tournaments": [(row.name, row.scoring) for row in tournaments],
@@ -282,8 +297,23 @@ def _contents(store: Store) -> dict[str, Any]:
                 "dice": row.dice,
                 "dice_from": row.dice_from,
                 "reply": _comparable(row.reply, game_rank),
+                "voided_by": correction_rank.get(row.voided_by),
             }
             for row in log
+        ],
+        "corrections": [
+            {
+                "tournament": tournament_rank[row.tournament_id],
+                "kind": row.kind,
+                "player": row.player,
+                "points": row.points,
+                "reason": row.reason,
+                "moderator": row.moderator,
+                "game": game_rank.get(row.game_id),
+                "voided_entry": log_rank.get(row.voided_entry),
+                "message_id": row.message_id,
+            }
+            for row in corrections
         ],
     }
 

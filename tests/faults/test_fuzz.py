@@ -224,6 +224,9 @@ SLASH = [
     *("/settings language=fr", "/settings timeout=-5", "/settings language=xx", "/settings colour=red"),
     *("/tournament", "/tournament Herbst scoring=placement", "/tournament X scoring=odd", "/help", "/rules"),
     *("/jokers", "/frobnicate", '/open "verflixte6', "/open verflixte6 jokers=Fumo,Nix order=chaos"),
+    *("/undo", "/undo Versehen", "/adjust", "/adjust anna", "/adjust anna -3", "/adjust anna -3 Strafe"),
+    *("/adjust ben +99999999 x", "/adjust 5 5 5", "/disqualify", "/disqualify ben", "/disqualify ben x"),
+    *("/reinstate ben", "/reinstate ben y", "/reinstate <@1> z", "/corrections"),
 ]
 PEOPLE = st.sampled_from(["mod", "anna", "ben", "cleo", "eve", " anna ", "#7 anna", "#1 mod"])
 

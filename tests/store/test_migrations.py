@@ -37,7 +37,7 @@ from bot.store import migrate as store_migrate
 from bot.store.models import Base
 
 REPO = Path(__file__).resolve().parents[2]
-TABLES = {"tournaments", "games", "participants", "command_log", "channel_settings"}
+TABLES = {"tournaments", "games", "participants", "command_log", "channel_settings", "corrections"}
 NOW = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
 

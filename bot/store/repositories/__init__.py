@@ -3,15 +3,18 @@
 They speak SQLAlchemy Core over the mapped tables and return the frozen records of
 :mod:`bot.store.records`. None of them commits: the unit of work does, once, for the whole command.
 One module per concern: ``log`` (the command log), ``games``, ``tournaments``, ``settings`` (channel
-settings and the command path's one read of a channel), over ``tables`` and ``transaction``.
+settings and the command path's one read of a channel), ``corrections`` (moderators' corrections),
+over ``tables`` and ``transaction``.
 """
 
+from bot.store.repositories.corrections import Corrections
 from bot.store.repositories.games import Games
 from bot.store.repositories.log import CommandLog
 from bot.store.repositories.settings import Channels, ChannelSettingsRepository
 from bot.store.repositories.tables import (
     PARTICIPANT_FIELDS,
     SETTING_FIELDS,
+    corrections_t,
     games_t,
     log_t,
     participants_t,
@@ -27,9 +30,11 @@ __all__ = [
     "ChannelSettingsRepository",
     "Channels",
     "CommandLog",
+    "Corrections",
     "Games",
     "Tournaments",
     "Transaction",
+    "corrections_t",
     "games_t",
     "log_t",
     "participants_t",

@@ -105,6 +105,7 @@ def log_values(entry: NewLogEntry) -> dict[str, Any]:
         "dice_from": entry.dice_from,
         "reply": entry.reply,
         "created_at": entry.now,
+        "voided_by": None,
     }
 
 
@@ -139,4 +140,5 @@ def _log_entry(row: Row[Any]) -> LogEntry:
         dice_from=row.dice_from,
         reply=row.reply,
         created_at=row.created_at,
+        voided_by=row.voided_by,
     )

@@ -18,6 +18,7 @@ from sqlalchemy import (
 from bot.store.models import (
     ChannelSettingsRow,
     CommandLogRow,
+    CorrectionRow,
     GameRow,
     ParticipantRow,
     TournamentRow,
@@ -28,6 +29,7 @@ games_t = cast(Table, GameRow.__table__)
 participants_t = cast(Table, ParticipantRow.__table__)
 log_t = cast(Table, CommandLogRow.__table__)
 settings_t = cast(Table, ChannelSettingsRow.__table__)
+corrections_t = cast(Table, CorrectionRow.__table__)
 
 SETTING_FIELDS = ("language", "moderator_role", "turn_timeout_seconds")
 PARTICIPANT_FIELDS = ("player", "name", "position", "role", "points")
