@@ -96,9 +96,13 @@ class OpenGame:
 
     def check(self) -> Refusal | None:
         try:
-            GAMES.named(self.kind).open(self.options)
+            game = GAMES.named(self.kind)
         except CroupierError as error:
             return Refusal(error)
+        try:
+            game.open(self.options)
+        except CroupierError as error:  # a bad option: the game's own catalogue explains it
+            return Refusal(error, about=game)
         return None
 
     def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:

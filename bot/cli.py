@@ -61,7 +61,9 @@ def _parser() -> argparse.ArgumentParser:
 
     export = with_db(sub.add_parser("export", help="print the standings"))
     export.add_argument("--format", default="markdown", choices=["csv", "json", "markdown", "bbcode"])
-    export.add_argument("--tournament", type=int, metavar="ID")
+    export.add_argument(
+        "--tournament", metavar="ID|NAME", help="a tournament by id or name (default: current)"
+    )
     export.add_argument("--channel", default="console", help="whose current tournament (default: console)")
 
     verify = with_db(sub.add_parser("verify", help="re-derive the dice of closed games"))
@@ -188,9 +190,14 @@ def _export(args: argparse.Namespace) -> int:
     from bot.exports import FORMATS
 
     async def body(store: Store) -> int:
-        table = await Croupier(store=store).standings_table(args.channel, args.tournament)
+        try:
+            table = await Croupier(store=store).standings_table(args.channel, args.tournament)
+        except LookupError as error:
+            return _fail(str(error.args[0]))
         if table is None:
-            return _fail("no such tournament")
+            return _fail(
+                f"no tournament {args.tournament!r}" if args.tournament else "no tournament here yet"
+            )
         sys.stdout.write(FORMATS[args.format](table))
         return 0
 
@@ -202,12 +209,15 @@ def _verify(args: argparse.Namespace) -> int:
     from bot.texts import render
 
     async def body(store: Store) -> int:
-        reports = await Croupier(store=store).verify(game_id=args.durchgang)
+        croupier = Croupier(store=store)
+        reports = await croupier.verify(game_id=args.durchgang)
+        if not reports and args.durchgang is not None:
+            return _fail(f"no closed game with id {args.durchgang} (an open game's seed is still secret)")
         if not reports:
             print(render("common.verify_none", {}, "en"))
             return 0
         for report in reports:
-            print(f"game {report.game_id}: " + render(f"common.{report.key}", report.facts, "en"))
+            print(f"game {report.game_id}: " + croupier.report_line(report, "en"))
         return 0 if all(r.ok for r in reports) else 1
 
     return _with_store(args, body)

@@ -123,6 +123,8 @@ class Console:
         except ValueError:
             words = msg.text.split()
         verb, args = words[0].lower(), words[1:]
+        if verb in ("/skip", "/remove") and not args:
+            return await self.croupier.say_error(msg, "name_missing", command=verb)
         command = _lifecycle(verb, args, msg)
         if command is not None:
             return await self.croupier.execute(msg, command)
@@ -137,8 +139,9 @@ class Console:
             "/tournament": lambda msg, args: croupier.new_tournament(msg, *_name_and_scoring(args)),
             "/open": lambda msg, args: croupier.open_game(msg, args[0] if args else "", _options(args[1:])),
             "/standings": lambda msg, args: croupier.standings_reply(msg),
+            "/tournaments": lambda msg, args: croupier.tournaments_reply(msg),
             "/export": lambda msg, args: croupier.export(msg, args[0] if args else "markdown"),
-            "/verify": lambda msg, args: croupier.verify_reply(msg, _int_or_none(args)),
+            "/verify": self._verify,
             "/settings": lambda msg, args: croupier.change_settings(msg, _options(args)),
             "/help": lambda msg, args: croupier.help_reply(msg),
             "/rules": lambda msg, args: croupier.rules_reply(msg),
@@ -149,6 +152,12 @@ class Console:
             "/reinstate": lambda msg, args: croupier.reinstate(msg, *_name_and_reason(args)),
             "/corrections": lambda msg, args: croupier.corrections_reply(msg),
         }
+
+    async def _verify(self, msg: Incoming, args: list[str]) -> Reply:
+        """``/verify`` or ``/verify ID``; anything else is answered with the form it takes."""
+        if len(args) > 1 or (args and not args[0].isdigit()):
+            return await self.croupier.say_error(msg, "verify_usage")
+        return await self.croupier.verify_reply(msg, int(args[0]) if args else None)
 
     async def _adjust(self, msg: Incoming, args: list[str]) -> Reply:
         """``/adjust NAME ±N REASON``: the name is every word before the first signed whole number."""
@@ -209,10 +218,6 @@ def _adjustment(args: Sequence[str]) -> tuple[str, int, str] | None:
         if index > 0 and _POINTS.match(word):
             return " ".join(args[:index]), int(word.replace("−", "-")), " ".join(args[index + 1 :])
     return None
-
-
-def _int_or_none(args: Sequence[str]) -> int | None:
-    return int(args[0]) if args and args[0].isdigit() else None
 
 
 async def run_console(

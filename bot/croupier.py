@@ -33,9 +33,21 @@ from bot.corrections import (
     join_refusal,
 )
 from bot.exports import FORMATS, StandingsTable, to_markdown
-from bot.games import GAMES, language_of
+from bot.games import DEFAULT_LANGUAGE, GAMES, language_of
 from bot.keyed_locks import KeyedLocks
-from bot.moves import Applied, Chat, Given, Pressed, Reading, Refusal, Request, Typed, decide, fields_of
+from bot.moves import (
+    Applied,
+    Chat,
+    Given,
+    Outcome,
+    Pressed,
+    Reading,
+    Refusal,
+    Request,
+    Typed,
+    decide,
+    fields_of,
+)
 from bot.rendering import Narrator, Table
 from bot.replies import Attachment, Reply
 from bot.spelling import ConsoleSpelling, Spelling
@@ -50,6 +62,7 @@ from bot.store import (
     StaleVersion,
     Store,
     StoreUnavailable,
+    Tournament,
     UnitOfWork,
 )
 from bot.verify import Report, verify_in
@@ -150,8 +163,26 @@ class Croupier:
         """A chat line: a command of the channel's open game, or chit-chat (answered with ``silent``)."""
         read = readings(msg.text)
         if all(reading is None for reading in read.values()):
-            return Reply.nothing()  # chit-chat never reaches the store
+            if not any(game.near_miss(msg.text) for game in GAMES.values()):
+                return Reply.nothing()  # chit-chat never reaches the store
+            return await self.store.run(lambda uow: self._near_miss_in(uow, msg), read_only=True)
         return await self._guarded(msg, lambda: self._move(msg, Typed(msg.text, readings=read)))
+
+    def _near_miss_in(self, uow: UnitOfWork, msg: Incoming) -> Reply:
+        """A line close to a game word, from the player the channel's game waits for: "did you mean"
+        (one read, nothing written); from anybody else, or with no game, it is chit-chat."""
+        channel = uow.channels.state(msg.guild, msg.channel, msg.home)
+        record = channel.game
+        game = GAMES.get(record.kind) if record is not None else None
+        if record is None or game is None or record.to_act != msg.author:
+            return Reply.nothing()
+        return self._did_you_mean(game, msg.text, language_of(channel)) or Reply.nothing()
+
+    def _did_you_mean(self, game: Game[Any], text: str, lang: str) -> Reply | None:
+        word = game.near_miss(text)
+        if word is None:
+            return None
+        return self.narrator.refusal(InvalidCommand("did_you_mean", word=word), lang, game=game)
 
     async def handle_command_text(self, msg: Incoming) -> Reply:
         """Words sent as a command (Discord's ``/zug``, ``/joker wählen``): like a chat line, but a
@@ -193,6 +224,10 @@ class Croupier:
             moderator=moderates(msg, channel.settings),
             dice=self._dice_for(record),
         )
+        if isinstance(request, Typed) and msg.author == record.to_act and _unread(outcome):
+            suggestion = self._did_you_mean(game, request.text, lang)  # "wieter", "garde tou"
+            if suggestion is not None:
+                return self._refuse(uow, msg, suggestion) if isinstance(outcome, Refusal) else suggestion
         if isinstance(outcome, Chat):
             return Reply.nothing()
         if isinstance(outcome, Applied) and isinstance(outcome.command, Join):
@@ -309,7 +344,9 @@ class Croupier:
         allowed = moderates(msg, channel.settings)
         refusal = action.check() if allowed else Refusal(IllegalCommand("not_moderator"))
         if refusal is not None:
-            return self._refuse(uow, msg, self.narrator.refusal(refusal.error, lang))
+            game = refusal.about
+            said = channel.settings.language or (game.language if game is not None else lang)
+            return self._refuse(uow, msg, self.narrator.refusal(refusal.error, said, game=game))
         earlier = uow.log.find(msg.message_id)
         if earlier is not None:
             return Reply.from_log(earlier.reply)
@@ -427,9 +464,19 @@ class Croupier:
         lines = tuple(to_markdown(table).rstrip().splitlines())
         return Reply(ok=True, lines=lines, title=table.tournament, language=lang, standings=table)
 
-    async def standings_table(self, channel: str, tournament_id: int | None = None) -> StandingsTable | None:
-        """The tournament table (ranked games only), computed from the closed games."""
-        return await self.store.run(lambda uow: self._standings(uow, channel, tournament_id), read_only=True)
+    async def standings_table(self, channel: str, tournament: str | None = None) -> StandingsTable | None:
+        """A tournament's table (``croupier export``): the channel's current one, or the tournament
+        given by id or by name; in the language set for its channel. LookupError for a name that
+        several tournaments carry (the message lists their ids)."""
+
+        def read(uow: UnitOfWork) -> StandingsTable | None:
+            found = _tournament_named(uow, channel, tournament)
+            if found is None:
+                return None
+            settings = uow.settings.get(found.guild, found.channel)
+            return self._standings(uow, found.channel, found.id, settings.language or DEFAULT_LANGUAGE)
+
+        return await self.store.run(read, read_only=True)
 
     def _standings(
         self, uow: UnitOfWork, channel: str, tournament_id: int | None = None, lang: str = "de"
@@ -443,6 +490,27 @@ class Croupier:
             return None
         corrections = uow.corrections.of_tournament(tournament.id)
         return standings_of(tournament, uow.games.closed_in(tournament.id), corrections, lang)
+
+    async def tournaments_reply(self, msg: Incoming) -> Reply:
+        """The channel's tournaments with their ids and dates (an id is what ``croupier export
+        --tournament`` and the web page take), newest last."""
+
+        def read(uow: UnitOfWork) -> tuple[str, list[tuple[Tournament, int]]]:
+            lang = language_of(uow.channels.state(msg.guild, msg.channel, msg.home))
+            return lang, [(t, uow.games.count_in(t.id)) for t in uow.tournaments.list(msg.home)]
+
+        lang, found = await self.store.run(read, read_only=True)
+        if not found:
+            return self.narrator.simple("common.no_tournament", {}, lang)
+        lines = [self.narrator.line("common.tournaments", {}, lang)]
+        for tournament, games in found:
+            facts = {"id": tournament.id, "name": tournament.name, "games": games}
+            lines.append(
+                self.narrator.line(
+                    "common.tournament_entry", {**facts, "date": f"{tournament.created_at:%Y-%m-%d}"}, lang
+                )
+            )
+        return Reply(ok=True, lines=tuple(lines), language=lang)
 
     async def export(self, msg: Incoming, fmt: str) -> Reply:
         """The standings as a paste-ready file; admins only."""
@@ -476,13 +544,22 @@ class Croupier:
 
         def read(uow: UnitOfWork) -> tuple[str, list[Report]]:
             lang = language_of(uow.channels.state(msg.guild, msg.channel, msg.home))
-            return lang, verify_in(uow, game_id=game_id, channel=None if game_id else msg.channel)
+            return lang, verify_in(uow, game_id, guild=msg.guild, home=msg.home)
 
         lang, reports = await self.store.run(read, read_only=True)
+        if not reports and game_id is not None:  # not closed, not this server's, or no such game
+            return self.narrator.refusal(InvalidCommand("verify_unknown_game", id=game_id), lang)
         if not reports:
             return self.narrator.simple("common.verify_none", {}, lang)
-        lines = tuple(self.narrator.line(f"common.{r.key}", r.facts, lang) for r in reports)
+        lines = tuple(self.report_line(report, lang) for report in reports)
         return Reply(ok=all(r.ok for r in reports), lines=lines, language=lang)
+
+    def report_line(self, report: Report, lang: str) -> str:
+        """One game's verification, the game named as its own catalogue names it."""
+        game = GAMES.get(report.kind)
+        facts = {"number": report.number, **report.facts}
+        title = self.narrator.line("game.round", facts, lang, game=game) if game else str(report.number)
+        return self.narrator.line(f"common.{report.key}", {**facts, "title": title}, lang)
 
     async def verify(self, game_id: int | None = None) -> list[Report]:
         """Every closed game's verification (``croupier verify``)."""
@@ -577,6 +654,25 @@ class Croupier:
         if self.seed_source is not None:
             return self.seed_source(channel, tournament_id, number)
         return secrets.token_bytes(32)
+
+
+def _unread(outcome: Outcome) -> bool:
+    """The line was not read as a command of the game: chit-chat, or a malformed command."""
+    return isinstance(outcome, Chat) or (
+        isinstance(outcome, Refusal) and isinstance(outcome.error, InvalidCommand)
+    )
+
+
+def _tournament_named(uow: UnitOfWork, channel: str, wanted: str | None) -> Tournament | None:
+    if wanted is None:
+        return uow.tournaments.current(channel)
+    if wanted.strip().isdigit():
+        return uow.tournaments.get(int(wanted))
+    matches = uow.tournaments.named(wanted)
+    if len(matches) > 1:
+        ids = ", ".join(f"{t.id} ({t.channel}, {t.created_at:%Y-%m-%d})" for t in matches)
+        raise LookupError(f"several tournaments are called {wanted!r}: {ids}; give the id instead")
+    return matches[0] if matches else None
 
 
 @dataclass(frozen=True)

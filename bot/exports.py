@@ -4,6 +4,9 @@ Every format renders the same :class:`StandingsTable`: rank, player, points per 
 single result and number of Zombies — and under the table its notes: each moderator's points
 adjustment (already counted in the total) and the disqualified players, with their reasons.
 
+Column headings (and the notes) are in the channel's language in CSV, Markdown and BBCode, which people
+read; JSON keeps English keys for programs. Every format names its tournament.
+
 Names are whatever players call themselves, so no format lets one become markup: in CSV a name a
 spreadsheet would read as a formula gets a leading single quote (OWASP, "CSV injection"); Markdown and
 BBCode escape what would open a link, a tag or a new row.
@@ -15,7 +18,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.texts import render, signed
@@ -90,8 +93,9 @@ def note_lines(table: StandingsTable, escape: Callable[[str], str] = str) -> lis
     return sections
 
 
-_HEAD = ("Rang", "Spieler")
-_TAIL = ("Summe", "Bestes", "Zombies")
+def column(name: str, lang: str, **facts: object) -> str:
+    """A column's heading in the table's language (CSV, Markdown and BBCode are for people)."""
+    return render(f"standings.column.{name}", facts, lang)
 
 
 def _cells(row: StandingsRow) -> list[str]:
@@ -105,8 +109,14 @@ def _cells(row: StandingsRow) -> list[str]:
     ]
 
 
-def _header(table: StandingsTable) -> list[str]:
-    return [*_HEAD, *(f"D{n}" for n in table.durchgaenge), *_TAIL]
+def header(table: StandingsTable) -> list[str]:
+    """The table's column headings in its language: rank, player, each round, total, best, Zombies."""
+    lang = table.language
+    rounds = [column("round", lang, number=n) for n in table.durchgaenge]
+    return [column("rank", lang), column("player", lang), *rounds, *(column(c, lang) for c in _TAIL)]
+
+
+_TAIL = ("total", "best", "zombies")
 
 
 # A spreadsheet evaluates a cell starting with one of these (OWASP's list for CSV injection).
@@ -129,10 +139,13 @@ def csv_text(text: str) -> str:
 def to_csv(table: StandingsTable) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["rank", "player", *(f"D{n}" for n in table.durchgaenge), "total", "best", "zombies"])
+    lang = table.language
+    tournament = csv_text(table.tournament)  # every row names its tournament: exports can be joined
+    writer.writerow([column("tournament", lang), *header(table)])
     for row in table.rows:
         writer.writerow(
             [
+                tournament,
                 row.rank,
                 csv_text(row.name),
                 *("" if p is None else p for p in row.points),
@@ -143,14 +156,12 @@ def to_csv(table: StandingsTable) -> str:
         )
     if table.notes:  # a second block under an empty row: one row per adjustment or disqualification
         writer.writerow([])
-        writer.writerow(["note", "player", "points", "reason"])
+        writer.writerow([column(name, lang) for name in ("note", "player", "points", "reason")])
         for note in table.notes:
             points = note.points if note.kind == "adjust" else ""
-            writer.writerow([_CSV_NOTE[note.kind], csv_text(note.name), points, csv_text(note.reason)])
+            kind = render(f"standings.note.{note.kind}", {}, lang)
+            writer.writerow([kind, csv_text(note.name), points, csv_text(note.reason)])
     return out.getvalue()
-
-
-_CSV_NOTE = {"adjust": "adjustment", "disqualified": "disqualified"}
 
 
 def to_json(table: StandingsTable) -> str:
@@ -187,10 +198,10 @@ def _escape_markdown(text: str) -> str:
 
 
 def to_markdown(table: StandingsTable) -> str:
-    header = _header(table)
+    headings = header(table)
     lines = [f"**{_escape_markdown(table.tournament)}**", ""]
-    lines.append("| " + " | ".join(header) + " |")
-    lines.append("|" + "|".join("---:" if i != 1 else "---" for i in range(len(header))) + "|")
+    lines.append("| " + " | ".join(headings) + " |")
+    lines.append("|" + "|".join("---:" if i != 1 else "---" for i in range(len(headings))) + "|")
     for row in table.rows:
         cells = _cells(row)
         cells[1] = _escape_markdown(cells[1])
@@ -207,7 +218,7 @@ def _escape_bbcode(text: str) -> str:
 
 def to_bbcode(table: StandingsTable) -> str:
     lines = [f"[b]{_escape_bbcode(table.tournament)}[/b]", "[table]"]
-    lines.append("[tr]" + "".join(f"[th]{cell}[/th]" for cell in _header(table)) + "[/tr]")
+    lines.append("[tr]" + "".join(f"[th]{cell}[/th]" for cell in header(table)) + "[/tr]")
     for row in table.rows:
         cells = _cells(row)
         cells[1] = _escape_bbcode(cells[1])
@@ -224,11 +235,3 @@ FORMATS: dict[str, Callable[[StandingsTable], str]] = {
     "markdown": to_markdown,
     "bbcode": to_bbcode,
 }
-
-
-def export(table: StandingsTable, fmt: str) -> str:
-    return FORMATS[fmt](table)
-
-
-def known_formats() -> Sequence[str]:
-    return tuple(FORMATS)

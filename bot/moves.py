@@ -65,6 +65,7 @@ class Applied:
 class Refusal:
     error: CroupierError
     private: bool = False  # only the person who asked should see it (a press that is not theirs)
+    about: Game[Any] | None = field(default=None, compare=False)  # whose catalogue explains it
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ class ConsoleSpelling:
     def listing(self, lang: str) -> Sequence[str]:
         return (
             "/tournament NAME",
+            "/tournaments",
             f"/open {'|'.join(GAMES)} [option=value …]",
             "/join",
             "/leave",

@@ -18,22 +18,26 @@ from engine.dice import commitment, derive_die
 class Report:
     game_id: int
     number: int
+    kind: str  # the game's kind, whose catalogue names it ("Durchgang 3", "Killer · partie 2")
     ok: bool
     key: str  # catalogue key under "common."
     facts: dict[str, Any] = field(default_factory=dict)
 
 
-def verify_in(uow: UnitOfWork, game_id: int | None = None, channel: str | None = None) -> list[Report]:
-    """The closed games (one, or a channel's, or all) checked against their logs."""
-    games = [
-        game for game in uow.games.list_closed(game_id=game_id) if channel is None or game.channel == channel
-    ]
+def verify_in(
+    uow: UnitOfWork, game_id: int | None = None, *, guild: str | None = None, home: str = ""
+) -> list[Report]:
+    """Closed games checked against their logs: with ``guild``, only that guild's (one by id, or the
+    tournaments of channel ``home``); without (the command line, an operator's tool), any of them."""
+    games = (
+        uow.games.list_closed(game_id=game_id) if guild is None else uow.games.closed_of(guild, home, game_id)
+    )
     logs = {game.id: uow.log.of_game(game.id) for game in games}
     reports = []
     for game in games:
         facts: dict[str, Any] = {"number": game.number, "commitment": game.commitment[:16] + "…"}
         if commitment(game.seed) != game.commitment:
-            reports.append(Report(game.id, game.number, False, "verify_bad_commitment", facts))
+            reports.append(Report(game.id, game.number, game.kind, False, "verify_bad_commitment", facts))
             continue
         logged: list[int] = []
         for entry in logs[game.id]:
@@ -49,7 +53,9 @@ def verify_in(uow: UnitOfWork, game_id: int | None = None, channel: str | None =
             derived = derive_die(game.seed, game.id, mismatch)
             found = logged[mismatch] if mismatch < len(logged) else "–"
             facts |= {"index": mismatch + 1, "logged": found, "derived": derived}
-            reports.append(Report(game.id, game.number, False, "verify_mismatch", facts))
+            reports.append(Report(game.id, game.number, game.kind, False, "verify_mismatch", facts))
         else:
-            reports.append(Report(game.id, game.number, True, "verify_ok", facts | {"count": len(logged)}))
+            reports.append(
+                Report(game.id, game.number, game.kind, True, "verify_ok", facts | {"count": len(logged)})
+            )
     return reports

@@ -14,7 +14,7 @@ import discord
 from bot import texts
 from bot.discord import escape
 from bot.discord.mentions import quiet
-from bot.exports import StandingsTable
+from bot.exports import StandingsTable, column
 from bot.games import GAMES
 from bot.replies import Card, Reply, Row
 
@@ -145,11 +145,11 @@ def standings_cells(table: StandingsTable, lang: str) -> tuple[list[str], list[l
     hidden = max(0, len(table.durchgaenge) - ROUNDS_SHOWN)
     earlier = ["…"] if hidden else []
     header = [
-        texts.render("discord.column.rank", {}, lang),
-        texts.render("discord.column.player", {}, lang),
+        column("rank", lang),
+        column("player", lang),
         *earlier,
-        *(f"D{number}" for number in table.durchgaenge[hidden:]),
-        texts.render("discord.column.total", {}, lang),
+        *(column("round", lang, number=number) for number in table.durchgaenge[hidden:]),
+        column("total", lang),
     ]
     rows = [
         [

@@ -79,7 +79,7 @@ class GameRow(Base):
         CheckConstraint(_one_of("status", GAME_STATUSES), name="status"),
         CheckConstraint("version >= 1", name="version"),
         CheckConstraint("dice_used >= 0", name="dice_used"),
-        UniqueConstraint("tournament_id", "number"),
+        UniqueConstraint("tournament_id", "kind", "number"),
         # At most one open game per channel; a partial index, understood by both stores.
         Index(
             OPEN_GAME_PER_CHANNEL,

@@ -32,9 +32,10 @@ async def test_V6_R7_export_is_a_file_for_admins_and_refused_for_others(table: T
         (upload,) = answer.files
         assert upload.filename == "frühjahr-2024.csv"
         rows = list(csv.reader(io.StringIO(upload.data.decode("utf-8"))))
-        assert rows[0][:2] == ["rank", "player"]
-        assert rows[1][:2] == ["1", "Anna"]
-        assert rows[2][:2] == ["2", "Ben"]
+        columns = [says(f"standings.column.{name}", game=None) for name in ("tournament", "rank", "player")]
+        assert rows[0][:3] == columns
+        assert rows[1][:3] == ["Frühjahr 2024", "1", "Anna"]
+        assert rows[2][:3] == ["Frühjahr 2024", "2", "Ben"]
         assert answer.data is not None
         assert note(answer) == says("discord.export_ready", game=None, name="Frühjahr 2024", format="csv")
 
@@ -54,7 +55,7 @@ async def test_V6_R7_standings_as_text_and_as_a_picture(table: Table) -> None:
         await play_one_durchgang(table)
         text = await table.slash_message(p.anna, "tabelle")
         lines = text.embeds[0]["description"].strip("`\n").splitlines()
-        column = {name: says(f"discord.column.{name}", game=None) for name in ("rank", "player", "total")}
+        column = {name: says(f"standings.column.{name}", game=None) for name in ("rank", "player", "total")}
         assert lines[0].split() == [column["rank"], column["player"], "D1", column["total"]]
         assert lines[1].split() == ["1", "Anna", "4", "4"]
         assert lines[2].split() == ["2", "Ben", "2", "2"]

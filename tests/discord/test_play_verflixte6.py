@@ -159,7 +159,7 @@ async def test_commitment_is_shown_at_the_open_and_the_seed_at_the_close(table: 
         verified = await table.slash_message(p.anna, "pruefen", {"spiel-id": record.id})
         shortened = record.commitment[:16] + "…"  # as bot/verify.py shows a commitment
         assert verified.embeds[0]["description"] == says(
-            "common.verify_ok", game=None, number=1, count=0, commitment=shortened
+            "common.verify_ok", game=None, title=title(1), count=0, commitment=shortened
         )
 
 

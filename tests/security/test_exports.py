@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from bot.exports import StandingsRow, StandingsTable, to_bbcode, to_csv, to_json, to_markdown
+from bot.exports import StandingsRow, StandingsTable, column, to_bbcode, to_csv, to_json, to_markdown
 
 FORMULAS = [
     '=HYPERLINK("https://evil.example/login","Anna")',
@@ -50,19 +50,19 @@ def csv_rows(text: str) -> list[list[str]]:
 @pytest.mark.parametrize("name", FORMULAS, ids=["equals", "plus", "minus", "at", "tab", "cr"])
 def test_csv_name_cells_that_a_spreadsheet_would_evaluate_start_with_a_quote(name: str) -> None:
     header, row = csv_rows(to_csv(table_of(name)))
-    assert header[:2] == ["rank", "player"]
-    assert row[1] == "'" + name.replace("\t", " ").replace("\r", " ")  # shown as typed, never evaluated
-    assert row[2:] == ["-3", "", "-3", "-3", "0"]  # numbers stay numbers, negative ones too
+    assert header[:3] == [column("tournament", "de"), column("rank", "de"), column("player", "de")]
+    assert row[2] == "'" + name.replace("\t", " ").replace("\r", " ")  # shown as typed, never evaluated
+    assert row[3:] == ["-3", "", "-3", "-3", "0"]  # numbers stay numbers, negative ones too
 
 
 def test_a_line_break_in_a_name_cannot_add_a_csv_row() -> None:
     rows = csv_rows(to_csv(table_of("Anna\r\n2,=1+1,0,0,999,999,0", "Ben")))
-    assert [row[1] for row in rows] == ["player", "Anna  2,=1+1,0,0,999,999,0", "Ben"]
+    assert [row[2] for row in rows] == [column("player", "de"), "Anna  2,=1+1,0,0,999,999,0", "Ben"]
 
 
 def test_csv_keeps_harmless_names_as_they_are() -> None:
     rows = csv_rows(to_csv(table_of(*HARMLESS)))
-    assert [row[1] for row in rows[1:]] == HARMLESS
+    assert [row[2] for row in rows[1:]] == HARMLESS
 
 
 def test_no_csv_cell_starts_with_a_formula_character() -> None:

@@ -14,6 +14,7 @@ import pytest
 from bot import cli
 from bot.console import Console
 from bot.croupier import Croupier, Incoming, seed_from_text
+from bot.games import GAMES, scope_of
 from bot.store import GameRecord, LogEntry, Store
 from bot.texts import render
 from engine.dice import derive_die
@@ -108,7 +109,8 @@ async def test_undo_restores_the_game_and_the_next_roll_is_a_new_die(console: Co
     ok, verified = await say(console, "mod: /verify")
     assert ok
     closed, _ = game_and_log(store, after.id)
-    facts = {"number": 1, "count": closed.dice_used, "commitment": closed.commitment[:16] + "…"}
+    title = render("game.round", {"number": 1}, "de", scope=scope_of(GAMES["verflixte6"]))
+    facts = {"title": title, "count": closed.dice_used, "commitment": closed.commitment[:16] + "…"}
     assert verified == render("common.verify_ok", facts, "de")  # every die, the voided one too
 
 
@@ -285,8 +287,8 @@ async def test_every_export_format_shows_corrections_and_disqualifications(conso
     exports = {
         fmt: (await say(console, f"mod: /export {fmt}"))[1] for fmt in ("csv", "json", "markdown", "bbcode")
     }
-    assert "adjustment,anna,-3,Strafe [sic]" in exports["csv"].splitlines()
-    assert "disqualified,ben,,*Unsportlich*" in exports["csv"].splitlines()
+    assert "Korrektur,anna,-3,Strafe [sic]" in exports["csv"].splitlines()
+    assert "disqualifiziert,ben,,*Unsportlich*" in exports["csv"].splitlines()
     assert json.loads(exports["json"])["disqualified"][0]["reason"] == "*Unsportlich*"
     assert "- anna −3 — Strafe \\[sic\\]" in exports["markdown"].splitlines()
     assert "- ben — \\*Unsportlich\\*" in exports["markdown"].splitlines()

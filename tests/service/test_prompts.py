@@ -203,13 +203,8 @@ def test_a_bad_killer_option_is_refused_with_what_is_valid(
 
 
 @SQLITE_ONLY
-@pytest.mark.xfail(
-    strict=True,
-    reason="service (bot/actions.py OpenGame.check, bot/croupier.py moderate) renders an /open refusal "
-    "without the game's catalogue: a fallback marker instead of the sentence — for the lead",
-)
-@pytest.mark.parametrize("lang", ["en"])
-@pytest.mark.parametrize(("options", "code", "facts"), BAD_OPTIONS[:1])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize(("options", "code", "facts"), BAD_OPTIONS)
 async def test_opening_killer_with_bad_options_names_what_is_valid(
     store: Store, lang: str, options: Mapping[str, Any], code: str, facts: Mapping[str, Any]
 ) -> None:

@@ -163,8 +163,8 @@ def test_killer_says_when_no_mode_is_on_and_what_was_kept(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_german_plurals_agree(lang: str) -> None:
-    one = render("common.verify_ok", {"number": 1, "count": 1, "commitment": "ab"}, lang)
-    many = render("common.verify_ok", {"number": 1, "count": 3, "commitment": "ab"}, lang)
+    one = render("common.verify_ok", {"title": "X", "count": 1, "commitment": "ab"}, lang)
+    many = render("common.verify_ok", {"title": "X", "count": 3, "commitment": "ab"}, lang)
     assert one != many.replace("3", "1")  # the noun (and its verb) agree with the count
     if lang == "de":
         assert "alle 1" not in one

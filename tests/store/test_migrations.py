@@ -229,7 +229,7 @@ async def test_an_older_revision_is_refused_then_migrated_without_losing_data(
             assert second is not None
             uow.games.save(second.id, 1, {}, 0, None, None, [], "closed", NOW)
             third = uow.games.create(tournament.id, "chan", "killer", {}, b"s3", "c3", {}, None, NOW)
-            assert third.number == 3
+            assert third.number == 1  # the tournament's first Killer game: each kind counts its own
 
     downgrade(blank_db_url, real_head)
     assert current_revision(blank_db_url) == real_head
@@ -314,3 +314,19 @@ async def test_0002_lets_a_game_of_a_kind_no_migration_knows_be_stored(blank_db_
             other = uow.tournaments.create("g", "other", "Cup", "sum", NOW)
             pig = uow.games.create(other.id, "other", "pig", {}, b"s", "c", {}, None, NOW)
             assert pig.kind == "pig"
+
+
+# --- 0004: each kind of game counts its own ---------------------------------------------------------
+
+
+async def test_0004_numbers_each_kind_of_game_on_its_own(store: Store) -> None:
+    """A Killer game between two Durchgänge no longer makes the standings jump from D1 to D3."""
+    numbers = []
+    with store.transaction() as uow:
+        tournament = uow.tournaments.create("g", "chan", "Cup", "sum", NOW)
+        for kind in ("verflixte6", "killer", "verflixte6", "killer", "verflixte6"):
+            game = uow.games.create(tournament.id, "chan", kind, {}, b"s", "c", {}, None, NOW)
+            numbers.append((kind, game.number))
+            uow.games.save(game.id, 1, {}, 0, None, None, [], "closed", NOW)
+        uow.commit()
+    assert numbers == [("verflixte6", 1), ("killer", 1), ("verflixte6", 2), ("killer", 2), ("verflixte6", 3)]

@@ -198,9 +198,9 @@ class Games:
         ).first()
         if tournament is None:
             raise UnknownTournament(tournament_id)
-        next_number = (
+        next_number = (  # each kind counts its own games: Durchgang 1, 2 … and Killer 1, 2 …
             select(func.coalesce(func.max(games_t.c.number), 0) + 1)
-            .where(games_t.c.tournament_id == tournament_id)
+            .where(games_t.c.tournament_id == tournament_id, games_t.c.kind == kind)
             .scalar_subquery()
         )
         statement = (
@@ -229,7 +229,9 @@ class Games:
         except exc.IntegrityError as error:
             if violated(error, OPEN_GAME_PER_CHANNEL, "games.channel"):
                 raise GameAlreadyOpen(channel) from error
-            if violated(error, "uq_games_tournament_id_number", "games.tournament_id, games.number"):
+            if violated(
+                error, "uq_games_tournament_id_kind_number", "games.tournament_id, games.kind, games.number"
+            ):
                 raise Conflict(f"another game was just created in tournament {tournament_id}") from error
             raise
         records = self._write_participants(row.id, seats, ())
@@ -355,6 +357,17 @@ class Games:
     def list_closed(self, game_id: int | None = None) -> tuple[GameRecord, ...]:
         """Closed games (seeds revealed) for verification: all of them, or only ``game_id``."""
         condition = games_t.c.status == "closed"
+        if game_id is not None:
+            condition = condition & (games_t.c.id == game_id)
+        return self._many(condition, games_t.c.id)
+
+    def closed_of(self, guild: str, home: str, game_id: int | None = None) -> tuple[GameRecord, ...]:
+        """Closed games of one guild for verification: one by id (only if it is this guild's), else
+        those of the tournaments played in ``home`` — an indexed lookup through the tournaments."""
+        of_guild = select(tournaments_t.c.id).where(tournaments_t.c.guild == guild)
+        if game_id is None:
+            of_guild = of_guild.where(tournaments_t.c.channel == home)
+        condition = (games_t.c.status == "closed") & games_t.c.tournament_id.in_(of_guild.scalar_subquery())
         if game_id is not None:
             condition = condition & (games_t.c.id == game_id)
         return self._many(condition, games_t.c.id)

@@ -54,6 +54,12 @@ class Tournaments:
         row = result.first()
         return None if row is None else _tournament(row)
 
+    def named(self, name: str) -> tuple[Tournament, ...]:
+        """Tournaments by name, case and surrounding blanks ignored, oldest first."""
+        wanted = " ".join(name.split()).casefold()
+        result = self._tx.execute(select(tournaments_t).order_by(tournaments_t.c.id))
+        return tuple(t for t in map(_tournament, result) if " ".join(t.name.split()).casefold() == wanted)
+
     def list(self, channel: str) -> tuple[Tournament, ...]:
         """The channel's tournaments, oldest first."""
         result = self._tx.execute(
