@@ -41,6 +41,7 @@ from bot.store.repositories import (
     Games,
     Tournaments,
     Transaction,
+    WebPages,
 )
 
 T = TypeVar("T")
@@ -54,7 +55,7 @@ POSTGRES_WORKERS = 5  # threads (and pooled connections) for PostgreSQL
 class UnitOfWork:
     """One transaction and the repositories working in it.
 
-    ``log``, ``tournaments``, ``games``, ``settings`` and ``channels`` all share the transaction;
+    ``log``, ``tournaments``, ``games``, ``settings``, ``channels`` and ``web`` share the transaction;
     nothing they write is kept unless :meth:`commit` is called before the unit of work ends.
     """
 
@@ -68,6 +69,7 @@ class UnitOfWork:
         self.games = Games(tx)
         self.settings = ChannelSettingsRepository(tx, defaults)
         self.channels = Channels(tx, self.games, defaults)
+        self.web = WebPages(tx, self.games)  # web visibility and the pages' reads (bot/pages.py)
 
     def commit(self) -> None:
         """Make everything written so far durable; the unit of work may go on in a new transaction."""

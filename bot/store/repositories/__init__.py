@@ -20,6 +20,7 @@ from bot.store.repositories.tables import (
 )
 from bot.store.repositories.tournaments import Tournaments
 from bot.store.repositories.transaction import Transaction
+from bot.store.repositories.web import RolledDice, VisibleChannel, WebPages
 
 __all__ = [
     "PARTICIPANT_FIELDS",
@@ -28,8 +29,11 @@ __all__ = [
     "Channels",
     "CommandLog",
     "Games",
+    "RolledDice",
     "Tournaments",
     "Transaction",
+    "VisibleChannel",
+    "WebPages",
     "games_t",
     "log_t",
     "participants_t",
