@@ -88,3 +88,24 @@ def test_the_console_serves_the_pages_in_its_own_process_when_web_port_is_set(tm
         process.stdin.close()
         process.wait(timeout=30)
     assert process.returncode == 0
+
+
+def test_beside_the_bot_the_pages_run_on_a_thread_of_their_own(tmp_path: Path) -> None:
+    """What `croupier run` does with WEB_PORT set: the bot owns the main loop, the pages get a thread
+    with their own loop and store; stopping it closes the port."""
+    from bot.web import SiteThread
+
+    site = SiteThread(f"sqlite:///{tmp_path / 'bot.sqlite3'}", "127.0.0.1", 0)
+    site.start()
+    try:
+        status, html = fetch(site.url + "/")
+        assert status == 200
+        assert render("web.index_title", {}, "de") in html
+    finally:
+        site.stop()
+    try:
+        fetch(site.url + "/")
+    except OSError:
+        pass
+    else:
+        raise AssertionError("the pages still answer after stop()")

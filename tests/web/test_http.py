@@ -297,3 +297,18 @@ async def test_the_live_endpoint_answers_the_moves_after_a_cursor(room: Room, cl
     assert nothing["cursor"] == later["cursor"]
     assert (await client.get(path_of(address) + "/game/1/live.json?after=abc")).status == 200
     assert (await client.get(path_of(address) + "/game/999/live.json")).status == 404
+
+
+async def test_the_pages_speak_the_channels_language(room: Room, client: TestClient) -> None:
+    await room.say(*durchgang(["anna", "ben"]))
+    address = await room.web_on()
+    german = await (await client.get(path_of(address))).text()
+    assert '<html lang="de">' in german
+    assert render("web.standings", {}, "de") in german
+    await room.say("mod: /settings language=fr")
+    for page in (path_of(address), path_of(address) + "/game/1"):
+        french = await (await client.get(page)).text()
+        assert '<html lang="fr">' in french
+        assert render("web.moves" if "game" in page else "web.fairness", {}, "fr") in french
+    index = await (await client.get("/", headers={"Accept-Language": "en-GB,en;q=0.9"})).text()
+    assert render("web.index_title", {}, "en") in index
