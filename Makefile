@@ -28,7 +28,8 @@ typecheck: $(STAMP)
 postgres:
 	@bash scripts/ensure-postgres.sh
 
-# Tools beyond Python packages the suite needs (docker-compose to validate the compose file).
+# Tools beyond Python packages the suite needs: docker-compose (validates the compose file), and Debian's
+# chromium for the browser tests of the web pages.
 tools:
 	@bash scripts/ensure-tools.sh
 

@@ -8,6 +8,7 @@ the change in the unit of work the service opened (which logs it and commits). B
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,6 +42,7 @@ class Context:
     actor: str = ""  # who asked (participant id), for the audit trail of corrections
     actor_name: str = ""
     message_id: str = ""  # the message that asked: a correction is recorded once per message id
+    web_base_url: str = ""  # where the web pages are reached: /settings web=on answers with an address
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ class OpenGame:
 
 @dataclass(frozen=True)
 class ChangeSettings:
-    """Per-channel settings: language, moderator role, turn timeout."""
+    """Per-channel settings: language, moderator role, turn timeout, and the web pages (``web=on|off``)."""
 
     options: Mapping[str, str]
 
@@ -149,12 +151,32 @@ class ChangeSettings:
 
     def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
         fields = parse_settings(self.options)
+        web = fields.pop("web", None)
         settings = ctx.channel.settings
-        uow.settings.set(ctx.guild, settings.channel, **fields)
+        if fields or web is None:
+            uow.settings.set(ctx.guild, settings.channel, **fields)
         shown = ", ".join(f"{key}={value}" for key, value in fields.items())
         lang = fields.get("language") or ctx.lang
-        reply = ctx.narrator.simple("common.settings_changed", {"settings": shown}, lang)
-        return Done(reply, {"type": "Settings", **fields})
+        lines = [ctx.narrator.line("common.settings_changed", {"settings": shown}, lang)] if fields else []
+        if web is not None:
+            lines.append(_web_switch(uow, ctx, settings.channel, web, lang))
+        reply = Reply(ok=True, lines=tuple(lines), language=lang)
+        logged = {"type": "Settings", **fields} | ({} if web is None else {"web": web})
+        return Done(reply, logged)
+
+
+def _web_switch(uow: UnitOfWork, ctx: Context, channel: str, on: bool, lang: str) -> str:
+    """``web=on``: the channel's pages go on the web under a new unguessable address (or stay under
+    the one they have); ``web=off``: off the web, and the address stops working."""
+    if not on:
+        uow.web.hide(ctx.guild, channel)
+        return ctx.narrator.line("web.switched_off", {}, lang)
+    token = uow.web.token(ctx.guild, channel)
+    if token is None:
+        token = secrets.token_urlsafe(18)
+        uow.web.publish(ctx.guild, channel, token)
+    url = f"{ctx.web_base_url.rstrip('/')}/t/{token}"
+    return ctx.narrator.line("web.switched_on", {"url": url}, lang)
 
 
 def _current_tournament(uow: UnitOfWork, ctx: Context) -> Tournament:

@@ -9,6 +9,8 @@
     croupier audit     a game's log in order, undone moves marked with the undo's reason
     croupier migrate   bring the database schema to the newest revision
     croupier odds      exact Killer odds for N dice
+    croupier web       the tournament pages (run, start and console serve them too when WEB_PORT is set)
+    croupier stats     are the dice fair? face counts, χ² test and luck per player
 
 Every failure a user can cause (bad file, unreachable database, missing token) ends with one clear
 line on stderr and a non-zero exit code, never a traceback.
@@ -37,6 +39,7 @@ Type lines as  NAME: TEXT.  The moderator here is "{mod}". Try:
   anna: Joker: Rattenlord, ALL IN        anna: weiter        anna: stopp
   {mod}: /close        {mod}: /standings        {mod}: /export bbcode        {mod}: /verify
 /help lists every command; Ctrl-D ends the session (everything is saved)."""
+WEB_BANNER = "\nThe tournament pages are on {url}/ — {mod}: /settings web=on puts this channel there."
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,6 +79,14 @@ def _parser() -> argparse.ArgumentParser:
 
     with_db(sub.add_parser("migrate", help="upgrade the database schema to head"))
     with_db(sub.add_parser("healthcheck", help="exit 0 when the database answers and is migrated"))
+
+    web = with_db(sub.add_parser("web", help="serve the tournament web pages"))
+    web.add_argument("--host", help="address to listen on (default: WEB_HOST, else 127.0.0.1)")
+    web.add_argument("--port", type=int, help="port (default: WEB_PORT, else 8080)")
+    stats = with_db(sub.add_parser("stats", help="fairness of the dice: faces, χ² test, luck per player"))
+    stats.add_argument("--tournament", type=int, metavar="ID")
+    stats.add_argument("--channel", default="console", help="whose current tournament (default: console)")
+    stats.add_argument("--json", action="store_true", help="one JSON object")
 
     odds = sub.add_parser("odds", help="exact Killer odds for N dice")
     odds.add_argument("--dice", default="5", metavar="N", help="number of dice, 3 to 10 (default 5)")
@@ -149,25 +160,47 @@ def _run(args: argparse.Namespace) -> int:
     if problem is not None:
         return _fail(problem)
     from bot.discord.runner import run_bot
+    from bot.web.commands import site_beside
 
-    return int(run_bot(settings, _db_url(args)))
+    with site_beside(settings, _db_url(args)):
+        return int(run_bot(settings, _db_url(args)))
 
 
 def _console(args: argparse.Namespace, banner: bool = False) -> int:
     from bot.console import Console, run_console
     from bot.croupier import Croupier, seed_from_text
+    from bot.web.commands import site_in_loop
+
+    settings = get_settings()
 
     async def body(store: Store) -> int:
         croupier = Croupier(
-            store=store, seed_source=seed_from_text(args.dice_seed) if args.dice_seed else None
+            store=store,
+            seed_source=seed_from_text(args.dice_seed) if args.dice_seed else None,
+            web_base_url=settings.public_web_url,
         )
         console = Console(croupier, moderators=frozenset(args.moderator), admins=frozenset(args.admin))
         text = (
             BANNER.format(db=mask_url(_db_url(args)), mod=(args.moderator or ["mod"])[0]) if banner else None
         )
-        return await run_console(console, as_json=args.json, banner=text)
+        async with site_in_loop(settings, store) as site:
+            if site is not None and text is not None:
+                text += WEB_BANNER.format(url=settings.public_web_url, mod=(args.moderator or ["mod"])[0])
+            return await run_console(console, as_json=args.json, banner=text)
 
     return _with_store(args, body)
+
+
+def _web(args: argparse.Namespace) -> int:
+    from bot.web.commands import serve_command
+
+    return serve_command(get_settings(), _db_url(args), args.host, args.port)
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from bot.web.commands import stats_command
+
+    return _with_store(args, lambda store: stats_command(store, args.channel, args.tournament, args.json))
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -272,6 +305,8 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "migrate": _migrate,
     "healthcheck": _healthcheck,
     "odds": _odds,
+    "web": _web,
+    "stats": _stats,
 }
 
 

@@ -146,6 +146,7 @@ class Croupier:
     seed_source: Callable[[str, int, int], bytes] | None = None
     clock: Clock = field(default=lambda: datetime.now(UTC))
     spelling: Spelling = field(default_factory=ConsoleSpelling)
+    web_base_url: str = "http://127.0.0.1:8080"  # where /settings web=on says the pages are (WEB_BASE_URL)
     _locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
 
     @cached_property
@@ -370,6 +371,7 @@ class Croupier:
             actor=msg.author,
             actor_name=msg.author_name,
             message_id=msg.message_id,
+            web_base_url=self.web_base_url,
         )
 
     def _log_action(self, uow: UnitOfWork, msg: Incoming, done: Done) -> None:

@@ -21,6 +21,8 @@ from bot.urls import mask_url
 DEFAULT_DATABASE_URL = "sqlite:///./data/croupier.sqlite3"
 DEFAULT_TURN_TIMEOUT_SECONDS = 86_400  # a day: the pace of the forum games
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+DEFAULT_WEB_HOST = "127.0.0.1"
+DEFAULT_WEB_PORT = 8080
 
 # A Discord bot token is three base64url parts joined by dots; the first encodes the bot's user id.
 _TOKEN_PART = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -69,6 +71,10 @@ class Settings(BaseSettings):
     croupier_language: Literal["de", "fr", "en"] | None = None
     turn_timeout_seconds: int = Field(default=DEFAULT_TURN_TIMEOUT_SECONDS, gt=0)
     moderator_role: str | None = None
+    # The tournament pages (bot/web): served by `croupier web`, and by the bot/console when WEB_PORT is set.
+    web_host: str = DEFAULT_WEB_HOST
+    web_port: int | None = Field(default=None, ge=1, le=65535)
+    web_base_url: str | None = None  # what /settings web=on hands out, e.g. https://dice.example.org
 
     @field_validator("discord_guild_ids", "discord_shard_ids", mode="before")
     @classmethod
@@ -91,7 +97,9 @@ class Settings(BaseSettings):
     def _lower_language(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
 
-    @field_validator("discord_api_base", "discord_gateway_url", "moderator_role", mode="before")
+    @field_validator(
+        "discord_api_base", "discord_gateway_url", "moderator_role", "web_base_url", mode="before"
+    )
     @classmethod
     def _blank_is_none(cls, value: Any) -> Any:
         if isinstance(value, str):
@@ -111,6 +119,13 @@ class Settings(BaseSettings):
                     "(DISCORD_SHARD_COUNT)"
                 )
         return self
+
+    @property
+    def public_web_url(self) -> str:
+        """Where people reach the web pages: WEB_BASE_URL, else this process's own host and port."""
+        if self.web_base_url:
+            return self.web_base_url.rstrip("/")
+        return f"http://{self.web_host}:{self.web_port or DEFAULT_WEB_PORT}"
 
     @property
     def log_level_number(self) -> int:

@@ -1,4 +1,6 @@
-"""Reading ``/settings key=value …``: per-channel language, moderator role and turn timeout."""
+"""Reading ``/settings key=value …``: per-channel language, moderator role, turn timeout, and whether
+the channel's tournament is on the web (``web=on|off``, a flag the moderator action turns into a
+web token)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,10 @@ _KEYS = {
     "role": "moderator_role",
     "timeout": "turn_timeout_seconds",
     "turn_timeout": "turn_timeout_seconds",
+    "web": "web",
 }
+_ON = frozenset({"on", "yes", "true", "1", "an", "ein", "ja", "oui", "marche"})
+_OFF = frozenset({"off", "no", "false", "0", "aus", "nein", "non", "arret", "arrêt"})
 _MAX_TIMEOUT = 14 * 24 * 3600
 
 # The keys as help texts and refusals name them, each with what its value is: the one place the
@@ -49,6 +54,11 @@ def parse_settings(options: Mapping[str, str]) -> dict[str, Any]:
             if value.lower() not in LANGUAGES:
                 raise InvalidCommand("unknown_language", language=value, valid=list(LANGUAGES))
             fields[field] = value.lower()
+        elif field == "web":
+            word = value.strip().lower()
+            if word not in _ON | _OFF:
+                raise InvalidCommand("web_switch", value=value, valid=["on", "off"])
+            fields[field] = word in _ON
         elif field == "turn_timeout_seconds":
             seconds = _seconds(value)
             if seconds is None or not 0 <= seconds <= _MAX_TIMEOUT:

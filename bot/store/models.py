@@ -147,13 +147,18 @@ class ChannelSettingsRow(Base):
     """Per-guild (channel ``""``) or per-channel overrides of the bot's defaults; NULL means inherit."""
 
     __tablename__ = "channel_settings"
-    __table_args__ = (CheckConstraint("turn_timeout_seconds > 0", name="turn_timeout_seconds"),)
+    __table_args__ = (
+        CheckConstraint("turn_timeout_seconds > 0", name="turn_timeout_seconds"),
+        Index("ix_channel_settings_web_token", "web_token", unique=True),
+    )
 
     guild: Mapped[str] = mapped_column(ID, primary_key=True)
     channel: Mapped[str] = mapped_column(ID, primary_key=True)
     language: Mapped[str | None] = mapped_column(String(8))
     moderator_role: Mapped[str | None] = mapped_column(String(100))
     turn_timeout_seconds: Mapped[int | None] = mapped_column(Integer)
+    # The secret part of the channel's web address (``/t/<token>``); NULL: not on the web. Never inherited.
+    web_token: Mapped[str | None] = mapped_column(String(64))
 
 
 class CorrectionRow(Base):

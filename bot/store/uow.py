@@ -44,6 +44,7 @@ from bot.store.repositories import (
     Games,
     Tournaments,
     Transaction,
+    WebPages,
 )
 
 T = TypeVar("T")
@@ -58,9 +59,9 @@ RECYCLE_S = 1800.0  # a worker's connection is replaced after this long (idle ti
 class UnitOfWork:
     """One transaction and the repositories working in it.
 
-    ``log``, ``tournaments``, ``games``, ``settings``, ``channels`` and ``corrections`` all share the
-    transaction; nothing they write is kept unless :meth:`commit` is called before the unit of work
-    ends.
+    ``log``, ``tournaments``, ``games``, ``settings``, ``channels``, ``corrections`` and ``web`` all
+    share the transaction; nothing they write is kept unless :meth:`commit` is called before the unit
+    of work ends.
     """
 
     def __init__(self, connection: Connection, url: str | URL, defaults: ChannelDefaults) -> None:
@@ -74,6 +75,7 @@ class UnitOfWork:
         self.settings = ChannelSettingsRepository(tx, defaults)
         self.channels = Channels(tx, self.games, defaults)
         self.corrections = Corrections(tx)
+        self.web = WebPages(tx, self.games)  # web visibility and the pages' reads (bot/pages.py)
 
     def commit(self) -> None:
         """Make everything written so far durable; the unit of work may go on in a new transaction."""

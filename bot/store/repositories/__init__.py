@@ -23,6 +23,7 @@ from bot.store.repositories.tables import (
 )
 from bot.store.repositories.tournaments import Tournaments
 from bot.store.repositories.transaction import Transaction
+from bot.store.repositories.web import RolledDice, VisibleChannel, WebPages
 
 __all__ = [
     "PARTICIPANT_FIELDS",
@@ -32,8 +33,11 @@ __all__ = [
     "CommandLog",
     "Corrections",
     "Games",
+    "RolledDice",
     "Tournaments",
     "Transaction",
+    "VisibleChannel",
+    "WebPages",
     "corrections_t",
     "games_t",
     "log_t",

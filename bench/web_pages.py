@@ -1,0 +1,203 @@
+"""The web pages: time to first byte of a tournament page and of a 200-move game's page, and the time
+until a browser shows the green verification (WebCrypto and the page's own SHA-256).
+
+    python -m bench web_pages                                    # the figures, one JSON line each
+    python -m bench.web_pages --screenshot docs/web-tournament.png  # also the README's picture
+
+A Durchgang of many players is played through the real service with verifiable dice (each move is the
+first choice of the board the croupier drew, or "continue" while the player's target is not reached),
+closed, put on the web, and served on 127.0.0.1. The browser is Debian's Chromium driven by
+Playwright; without it the browser figures are skipped with a JSON line saying so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from bot.croupier import Croupier, Incoming, seed_from_text
+from bot.pages import Pages
+from bot.replies import Reply
+from bot.store import Store
+from bot.web.server import start_site
+from engine.game import Close, Join, Start
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NAMES = ("Anna", "Ben", "Cleo", "Dora", "Emil", "Frieda", "Gustav", "Hanna", "Ida", "Jonas")
+
+
+def _print(name: str, value: float, **extra: Any) -> None:
+    print(json.dumps({"bench": "web_pages", "figure": name, "value": round(value, 1), **extra}), flush=True)
+
+
+class Channel:
+    def __init__(self, croupier: Croupier, channel: str = "web-bench") -> None:
+        self.croupier = croupier
+        self.channel = channel
+        self.ids = itertools.count(1)
+
+    def msg(self, author: str, text: str = "") -> Incoming:
+        return Incoming(
+            message_id=f"bench:{self.channel}:{next(self.ids)}",
+            guild="bench",
+            channel=self.channel,
+            author=author.lower(),
+            author_name=author,
+            text=text,
+            is_moderator=author == "mod",
+            is_admin=author == "mod",
+        )
+
+    async def play_durchgang(self, players: list[str], *, min_moves: int = 0, target: int = 14) -> int:
+        """One Durchgang to its end; answers how many messages its log holds."""
+        reply = await self.croupier.open_game(self.msg("mod"), "verflixte6", {})
+        game_id = reply.game_id
+        for name in players:
+            await self.croupier.execute(self.msg(name), Join(name))
+        reply = await self.croupier.execute(self.msg("mod"), Start())
+        moves = 2 + len(players)
+        while reply.board is not None and moves < 5000:
+            board = reply.board
+            seat = next((row for row in reply.table if row.player == board.player), None)
+            points = seat.points if seat is not None else 0
+            go_on = points < target or moves < min_moves
+            wanted = ("continue", "freiwurf") if go_on else ("stop",)
+            pick = next((b for b in board.buttons if b.action in wanted), None)
+            pick = pick or next((b for b in board.buttons if "joker" not in b.action), board.buttons[0])
+            name = next(n for n in players if n.lower() == board.player)
+            reply = await self.croupier.press(self.msg(name), board.game_id, board.version, (pick.index,))
+            moves += 1
+            if not reply.ok:
+                break
+        await self.croupier.execute(self.msg("mod"), Close())
+        assert game_id is not None
+        return moves + 1
+
+    async def web_on(self) -> str:
+        reply: Reply = await self.croupier.change_settings(self.msg("mod"), {"web": "on"})
+        return next(word for word in reply.lines[-1].split() if "/t/" in word)
+
+
+async def _ttfb(url: str, runs: int = 20) -> tuple[float, float]:
+    """Median time to the response's first byte and to its whole body, in ms."""
+    first, whole = [], []
+    async with aiohttp.ClientSession() as session:
+        for _ in range(runs):
+            started = time.perf_counter()
+            async with session.get(url) as response:
+                first.append((time.perf_counter() - started) * 1000)
+                await response.read()
+                whole.append((time.perf_counter() - started) * 1000)
+                assert response.status == 200, response.status
+    return statistics.median(first), statistics.median(whole)
+
+
+def _browser_figures(game_url: str, tournament_url: str, screenshot: Path | None) -> list[tuple[str, float]]:
+    from playwright.sync_api import sync_playwright
+
+    figures = []
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            tempfile.mkdtemp(prefix="croupier-bench-"),
+            executable_path=str(CHROMIUM),
+            args=ARGS,
+            headless=True,
+            viewport={"width": 390, "height": 844},
+        )
+        try:
+            page = context.new_page()
+            for engine, suffix in (("webcrypto", ""), ("fallback", "?verify=fallback")):
+                times, checks = [], []
+                for _ in range(5):
+                    page.goto(game_url + suffix)
+                    page.wait_for_function(
+                        "() => document.getElementById('verify-result').dataset.state !== 'pending'",
+                        timeout=60_000,
+                    )
+                    result = page.locator("#verify-result")
+                    assert result.get_attribute("data-state") == "ok"
+                    assert result.get_attribute("data-engine") == engine
+                    times.append(float(result.get_attribute("data-at") or 0))
+                    checks.append(float(result.get_attribute("data-ms") or 0))
+                figures.append((f"navigation_to_green_{engine}_ms", statistics.median(times)))
+                figures.append((f"check_alone_{engine}_ms", statistics.median(checks)))
+            if screenshot is not None:
+                page.goto(tournament_url)
+                page.screenshot(path=str(screenshot), full_page=True)
+        finally:
+            context.close()
+    return figures
+
+
+async def run(screenshot: Path | None = None) -> None:
+    with tempfile.TemporaryDirectory(prefix="croupier-web-bench-") as folder:
+        store = await Store.open(f"sqlite:///{folder}/bench.sqlite3")
+        try:
+            site = await start_site(Pages(store), "127.0.0.1", 0)
+            croupier = Croupier(store=store, seed_source=seed_from_text("web-bench"), web_base_url=site.url)
+            channel = Channel(croupier)  # the README's tournament: four Durchgänge of five or six players
+            await croupier.new_tournament(channel.msg("mod"), "Herbstturnier 2026")
+            rounds = ((NAMES[:5], 12), (NAMES[1:6], 15), (NAMES[:6], 10), (NAMES[:5], 18))
+            for players, target in rounds:
+                await channel.play_durchgang(list(players), target=target)
+            shown = await channel.web_on()
+            crowd = Channel(croupier, "web-bench-big")  # one Durchgang of 200+ moves, in its own channel
+            players = [*NAMES, *(f"Gast {n}" for n in range(11, 26))]
+            big = await crowd.play_durchgang(players, min_moves=200, target=10**6)
+            address = await crowd.web_on()
+            with store.transaction(read_only=True) as uow:
+                tournament = uow.tournaments.current("web-bench-big")
+                assert tournament is not None
+                games = uow.web.games_in(tournament.id)
+                game = games[-1]
+                moves = len(uow.log.of_game(game.id))
+            _print("game_moves", moves, dice=game.dice_used, played=big)
+            first, whole = await _ttfb(shown)
+            _print("tournament_page_ttfb_ms", first, whole_ms=round(whole, 1), games=len(rounds))
+            first, whole = await _ttfb(f"{address}/game/{game.id}")
+            _print("game_page_ttfb_ms", first, whole_ms=round(whole, 1), moves=moves)
+            first, whole = await _ttfb(f"{address}/game/{game.id}/live.json")
+            _print("live_json_ttfb_ms", first, whole_ms=round(whole, 1))
+            if not await asyncio.to_thread(CHROMIUM.is_file):
+                print(json.dumps({"bench": "web_pages", "skipped": f"{CHROMIUM} is missing"}))
+                return
+            figures = await asyncio.to_thread(
+                _browser_figures, f"{address}/game/{game.id}", shown, screenshot
+            )
+            for name, value in figures:
+                _print(name, value, moves=moves, dice=game.dice_used)
+            await site.close()
+        finally:
+            await store.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.web_pages")
+    parser.add_argument("--screenshot", type=Path, help="write the tournament page at 390×844 here")
+    args = parser.parse_args(argv or [])
+    asyncio.run(run(args.screenshot))
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

@@ -1,0 +1,131 @@
+"""Are the dice fair? Face counts, a χ² goodness-of-fit test and a luck figure, without scipy.
+
+* :func:`face_test`: the count of each face and Pearson's χ² against the uniform die, with its p-value
+  from :func:`chi2_sf_5` — the χ² survival function for 5 degrees of freedom (6 faces − 1), which has a
+  closed form: for odd k,
+  ``Q(x; k) = erfc(√(x/2)) + √(2/π)·e^(−x/2)·Σ_{j=1}^{(k−1)/2} x^(j−½) / (1·3·…·(2j−1))``,
+  so ``Q(x; 5) = erfc(√(x/2)) + √(2x/π)·e^(−x/2)·(1 + x/3)``.
+* :func:`luck_of`: a player's mean die against 3.5, with its standard error σ/√n (σ² = 35/12 for a fair
+  d6), the z score and its two-sided p-value.
+* :func:`verdict`: the words people read — "nothing unusual", "unusual, p = 0.003", or "too few dice".
+
+Pure functions over counts: :mod:`bot.pages` gathers the dice (through the store) and
+``croupier stats`` prints them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+FACES = 6
+DEGREES_OF_FREEDOM = FACES - 1
+FAIR_MEAN = 3.5
+FAIR_VARIANCE = 35 / 12  # E[X²] − E[X]² = 91/6 − 49/4 for a fair d6
+UNUSUAL_BELOW = 0.01  # a p-value under this is called "unusual"
+FEWEST_FOR_CHI2 = 5 * FACES  # the usual rule: at least 5 expected per face
+FEWEST_FOR_LUCK = 10
+
+
+def chi2_sf_5(x: float) -> float:
+    """P(χ²₅ ≥ x): the survival function of the χ² distribution with 5 degrees of freedom, exactly."""
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    return math.erfc(math.sqrt(half)) + math.sqrt(2 * x / math.pi) * math.exp(-half) * (1 + x / 3)
+
+
+def normal_two_sided(z: float) -> float:
+    """P(|Z| ≥ |z|) for a standard normal Z."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def counts_of(faces: Iterable[int]) -> tuple[int, ...]:
+    """How often each face 1..6 came up."""
+    counts = [0] * FACES
+    for face in faces:
+        counts[face - 1] += 1
+    return tuple(counts)
+
+
+@dataclass(frozen=True)
+class FaceTest:
+    """The count of each face (index 0 is face 1) and Pearson's χ² against a fair die."""
+
+    counts: tuple[int, ...]
+    n: int
+    chi2: float
+    p: float  # P(χ²₅ ≥ chi2); only meaningful when ``enough``
+
+    @property
+    def enough(self) -> bool:
+        return self.n >= FEWEST_FOR_CHI2
+
+
+def face_test(counts: Sequence[int]) -> FaceTest:
+    if len(counts) != FACES:
+        raise ValueError(f"a d6 has {FACES} faces, not {len(counts)} counts")
+    n = sum(counts)
+    if n == 0:
+        return FaceTest(tuple(counts), 0, 0.0, 1.0)
+    expected = n / FACES
+    chi2 = sum((count - expected) ** 2 for count in counts) / expected
+    return FaceTest(tuple(counts), n, chi2, chi2_sf_5(chi2))
+
+
+@dataclass(frozen=True)
+class Luck:
+    """A player's mean die against the fair 3.5: standard error, z score and two-sided p-value."""
+
+    n: int
+    mean: float
+    se: float
+    z: float
+    p: float
+
+    @property
+    def enough(self) -> bool:
+        return self.n >= FEWEST_FOR_LUCK
+
+
+def luck_of(counts: Sequence[int]) -> Luck:
+    n = sum(counts)
+    if n == 0:
+        return Luck(0, FAIR_MEAN, math.inf, 0.0, 1.0)
+    mean = sum((face + 1) * count for face, count in enumerate(counts)) / n
+    se = math.sqrt(FAIR_VARIANCE / n)
+    z = (mean - FAIR_MEAN) / se
+    return Luck(n, mean, se, z, normal_two_sided(z))
+
+
+def verdict(p: float, enough: bool) -> str:
+    """The catalogue key (under ``web.``) of the words for a p-value."""
+    if not enough:
+        return "fair_too_few"
+    return "fair_unusual" if p < UNUSUAL_BELOW else "fair_usual"
+
+
+def p_text(p: float) -> str:
+    """A p-value as people read it: 0.003, 0.42, < 0.0001."""
+    if p < 0.0001:
+        return "< 0.0001"
+    if p < 0.001:
+        return f"{p:.4f}"
+    if p < 0.1:
+        return f"{p:.3f}"
+    return f"{p:.2f}"
+
+
+def ks_uniform(values: Sequence[float]) -> float:
+    """The Kolmogorov–Smirnov statistic of ``values`` against U(0, 1)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    if n == 0:
+        raise ValueError("no values")
+    return max(max((i + 1) / n - v, v - i / n) for i, v in enumerate(ordered))
+
+
+def ks_critical_1_percent(n: int) -> float:
+    """The asymptotic 1 % critical value of the one-sample KS statistic, 1.628 / √n."""
+    return 1.6276 / math.sqrt(n)

@@ -1,0 +1,461 @@
+"""The read-only service behind the web pages and ``croupier stats``.
+
+Every method is ONE read-only unit of work (``store.run(..., read_only=True)``) and answers plain
+frozen values that hold only what may be shown: display names (never participant ids), the games'
+public facts, the logged dice and answers, and a seed only once its game is closed. A channel's pages
+exist only while a moderator has put it on the web (``/settings web=on``); every page is found
+through the channel's token, so a hidden channel answers None like a token nobody ever had.
+
+The web front end (:mod:`bot.web`) only draws these values; it never opens a unit of work itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bot.exports import StandingsTable
+from bot.fairness import FaceTest, Luck, counts_of, face_test, luck_of
+from bot.games import DEFAULT_LANGUAGE, GAMES
+from bot.rendering import Narrator
+from bot.spelling import ConsoleSpelling
+from bot.standings import standings_of
+from bot.store import GameRecord, LogEntry, Store, Tournament, UnitOfWork
+from bot.store.repositories import RolledDice, VisibleChannel
+from engine.game import Game
+
+# Discord mentions in typed text (<@123>, <@!123>, <@&123>, <#123>): shown as names, never as ids.
+_MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
+
+
+# --- what the pages show ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentLink:
+    """A tournament on the start page."""
+
+    token: str
+    tournament_id: int
+    name: str
+    language: str
+    games: int
+    current: bool  # the channel's newest tournament (the one /t/<token> shows)
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class GameLink:
+    """A game in a tournament's list."""
+
+    game_id: int
+    number: int
+    title: str  # "Die verflixte 6! · Durchgang 3"
+    status: str  # "open" | "closed"
+    players: tuple[str, ...]
+    dice: int
+
+
+@dataclass(frozen=True)
+class PlayerFairness:
+    name: str
+    faces: FaceTest
+    luck: Luck
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """Every die of a tournament's games: per face and per player (the player who sent the move)."""
+
+    faces: FaceTest
+    players: tuple[PlayerFairness, ...]
+
+
+@dataclass(frozen=True)
+class TournamentPage:
+    token: str
+    tournament_id: int
+    name: str
+    scoring: str
+    language: str
+    current: bool
+    standings: StandingsTable  # the same table as `croupier export --format json`
+    games: tuple[GameLink, ...]
+    fairness: Fairness
+    others: tuple[tuple[int, str], ...]  # the channel's other tournaments: (id, name)
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    role: str  # localised
+    points: int
+    to_act: bool
+
+
+@dataclass(frozen=True)
+class Move:
+    """One logged message of a game: who, what they typed, the dice it used, the croupier's answer."""
+
+    cursor: int  # the log entry's position in the whole log: the live page asks for those after it
+    actor: str  # a display name, or "" for someone not seated (a moderator, the turn clock)
+    kind: str  # the logged command's type ("Open", "Typed"…), "" when none
+    text: str
+    dice: tuple[int, ...]
+    dice_from: int
+    lines: tuple[str, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class GamePage:
+    token: str
+    tournament_id: int
+    tournament: str
+    game_id: int
+    number: int
+    title: str
+    status: str
+    language: str
+    commitment: str
+    seed: str | None  # hex; only once the game is closed
+    dice_used: int
+    version: int
+    moves: tuple[Move, ...]
+    table: tuple[Seat, ...]
+    cursor: int  # the newest move's cursor (0 when none)
+
+    @property
+    def closed(self) -> bool:
+        return self.status == "closed"
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """What changed in an open game since the page's cursor: the table, and the moves after it."""
+
+    status: str
+    version: int
+    dice_used: int
+    table: tuple[Seat, ...]
+    moves: tuple[Move, ...]
+    cursor: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "version": self.version,
+            "dice_used": self.dice_used,
+            "cursor": self.cursor,
+            "table": [
+                {"name": s.name, "role": s.role, "points": s.points, "to_act": s.to_act} for s in self.table
+            ],
+            "moves": [
+                {
+                    "cursor": m.cursor,
+                    "actor": m.actor,
+                    "text": m.text,
+                    "dice": list(m.dice),
+                    "dice_from": m.dice_from,
+                    "lines": list(m.lines),
+                }
+                for m in self.moves
+            ],
+        }
+
+
+# --- the service ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Pages:
+    """Read-only answers for the web pages, each one unit of work on the store."""
+
+    store: Store
+    narrator: Narrator = field(default_factory=lambda: Narrator(ConsoleSpelling()))
+
+    async def index(self) -> tuple[TournamentLink, ...]:
+        """Every tournament of every channel on the web, newest channel tournament first per channel."""
+        return await self.store.run(self._index, read_only=True)
+
+    async def tournament(self, token: str, tournament_id: int | None = None) -> TournamentPage | None:
+        """A visible channel's tournament (its newest when no id is given); None if not on the web."""
+        return await self.store.run(lambda uow: self._tournament(uow, token, tournament_id), read_only=True)
+
+    async def game(self, token: str, game_id: int) -> GamePage | None:
+        """A game of a visible channel's tournaments; None otherwise."""
+        return await self.store.run(lambda uow: self._game(uow, token, game_id), read_only=True)
+
+    async def live(self, token: str, game_id: int, after: int = 0) -> LiveGame | None:
+        """The game's table now and its moves after the cursor ``after``."""
+        return await self.store.run(lambda uow: self._live(uow, token, game_id, after), read_only=True)
+
+    async def stats(
+        self, channel: str = "console", tournament_id: int | None = None
+    ) -> tuple[str, Tournament, Fairness] | None:
+        """``croupier stats``: a tournament's fairness figures and the language to word them in.
+
+        Not limited to channels on the web: this is the operator's command line."""
+        return await self.store.run(lambda uow: self._stats(uow, channel, tournament_id), read_only=True)
+
+    # --- inside the unit of work -------------------------------------------------------------------
+
+    def _index(self, uow: UnitOfWork) -> tuple[TournamentLink, ...]:
+        links: list[TournamentLink] = []
+        for visible in uow.web.visible():
+            tournaments = _tournaments_of(uow, visible)
+            for tournament in reversed(tournaments):
+                games = uow.web.games_in(tournament.id)
+                links.append(
+                    TournamentLink(
+                        token=visible.token,
+                        tournament_id=tournament.id,
+                        name=tournament.name,
+                        language=_language(uow, visible, games),
+                        games=len(games),
+                        current=tournament is tournaments[-1],
+                        created_at=tournament.created_at,
+                    )
+                )
+        return tuple(links)
+
+    def _tournament(self, uow: UnitOfWork, token: str, tournament_id: int | None) -> TournamentPage | None:
+        visible = uow.web.channel_of(token)
+        if visible is None:
+            return None
+        tournaments = _tournaments_of(uow, visible)
+        if not tournaments and tournament_id is None:
+            return _no_tournament_yet(token, _language(uow, visible, ()))
+        chosen = tournaments[-1] if tournament_id is None else _by_id(tournaments, tournament_id)
+        if chosen is None:
+            return None
+        games = uow.web.games_in(chosen.id)
+        lang = _language(uow, visible, games)
+        closed = tuple(game for game in games if not game.is_open)
+        rolled = uow.web.dice_in([game.id for game in games])
+        names = _names(games)
+        return TournamentPage(
+            token=token,
+            tournament_id=chosen.id,
+            name=chosen.name,
+            scoring=chosen.scoring,
+            language=lang,
+            current=chosen.id == tournaments[-1].id,
+            standings=standings_of(chosen, closed),
+            games=tuple(self._link(game, lang, rolled_in(rolled, game.id)) for game in games),
+            fairness=fairness_of(((r.actor, r.dice) for r in rolled), names),
+            others=tuple((t.id, t.name) for t in tournaments if t.id != chosen.id),
+        )
+
+    def _link(self, record: GameRecord, lang: str, dice: int) -> GameLink:
+        return GameLink(
+            game_id=record.id,
+            number=record.number,
+            title=self._title(record, lang),
+            status=record.status,
+            players=tuple(p.name for p in record.participants),
+            dice=dice,
+        )
+
+    def _game(self, uow: UnitOfWork, token: str, game_id: int) -> GamePage | None:
+        found = _visible_game(uow, token, game_id)
+        if found is None:
+            return None
+        visible, tournament, record = found
+        lang = _language(uow, visible, (record,))
+        entries = uow.log.of_game(record.id)
+        moves = self._moves(record, entries, lang)
+        return GamePage(
+            token=token,
+            tournament_id=tournament.id,
+            tournament=tournament.name,
+            game_id=record.id,
+            number=record.number,
+            title=self._title(record, lang),
+            status=record.status,
+            language=lang,
+            commitment=record.commitment,
+            seed=None if record.is_open else record.seed.hex(),
+            dice_used=record.dice_used,
+            version=record.version,
+            moves=moves,
+            table=self._seats(record, lang),
+            cursor=moves[-1].cursor if moves else 0,
+        )
+
+    def _live(self, uow: UnitOfWork, token: str, game_id: int, after: int) -> LiveGame | None:
+        found = _visible_game(uow, token, game_id)
+        if found is None:
+            return None
+        visible, _, record = found
+        lang = _language(uow, visible, (record,))
+        moves = self._moves(record, uow.web.log_after(record.id, after), lang)
+        return LiveGame(
+            status=record.status,
+            version=record.version,
+            dice_used=record.dice_used,
+            table=self._seats(record, lang),
+            moves=moves,
+            cursor=moves[-1].cursor if moves else after,
+        )
+
+    def _stats(
+        self, uow: UnitOfWork, channel: str, tournament_id: int | None
+    ) -> tuple[str, Tournament, Fairness] | None:
+        tournament = (
+            uow.tournaments.get(tournament_id)
+            if tournament_id is not None
+            else uow.tournaments.current(channel)
+        )
+        if tournament is None:
+            return None
+        games = uow.web.games_in(tournament.id)
+        visible = VisibleChannel(tournament.guild, tournament.channel, "")
+        rolled = uow.web.dice_in([game.id for game in games])
+        fairness = fairness_of(((r.actor, r.dice) for r in rolled), _names(games))
+        return _language(uow, visible, games), tournament, fairness
+
+    # --- rendering helpers (the catalogues, in the channel's language) ------------------------------
+
+    def _title(self, record: GameRecord, lang: str) -> str:
+        game = GAMES.get(record.kind)
+        if game is None:
+            return f"{record.kind} {record.number}"
+        return self.narrator.line("game.round", {"number": record.number}, lang, game=game)
+
+    def _seats(self, record: GameRecord, lang: str) -> tuple[Seat, ...]:
+        game = GAMES.get(record.kind)
+        return tuple(
+            Seat(
+                name=p.name,
+                role=self._role(game, p.role, lang),
+                points=p.points,
+                to_act=record.is_open and p.player == record.to_act,
+            )
+            for p in record.participants
+        )
+
+    def _role(self, game: Game[Any] | None, role: str, lang: str) -> str:
+        return role if game is None else self.narrator.line(f"role.{role}", {}, lang, game=game)
+
+    def _moves(self, record: GameRecord, entries: Sequence[LogEntry], lang: str) -> tuple[Move, ...]:
+        names = {p.player: p.name for p in record.participants}
+        for entry in entries:  # someone who left the game keeps the name the log's tables knew
+            for row in _reply(entry).get("table", ()) or ():
+                if isinstance(row, Mapping) and "player" in row and "name" in row:
+                    names.setdefault(str(row["player"]), str(row["name"]))
+        return tuple(_move(entry, names) for entry in entries)
+
+
+def _no_tournament_yet(token: str, lang: str) -> TournamentPage:
+    """The page of a channel on the web that has not started a tournament yet."""
+    return TournamentPage(
+        token=token,
+        tournament_id=0,
+        name="",
+        scoring="sum",
+        language=lang,
+        current=True,
+        standings=StandingsTable(tournament="", scoring="sum", durchgaenge=(), rows=()),
+        games=(),
+        fairness=fairness_of((), {}),
+        others=(),
+    )
+
+
+def _reply(entry: LogEntry) -> Mapping[str, Any]:
+    return entry.reply if isinstance(entry.reply, Mapping) else {}
+
+
+def _move(entry: LogEntry, names: Mapping[str, str]) -> Move:
+    reply = _reply(entry)
+    private = bool(reply.get("private"))
+    lines = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
+    kind = str(entry.command.get("type", "")) if isinstance(entry.command, Mapping) else ""
+    return Move(
+        cursor=entry.id,
+        actor=names.get(entry.actor, ""),
+        kind=kind,
+        text=without_ids(entry.text, names),
+        dice=tuple(int(face) for face in entry.dice),
+        dice_from=entry.dice_from,
+        lines=lines,
+        at=entry.created_at,
+    )
+
+
+def without_ids(text: str, names: Mapping[str, str]) -> str:
+    """Typed text with Discord mentions of people turned into their display names (``@Anna``), and
+    any other mention into a bare sign: the pages show no ids of people."""
+
+    def shown(match: re.Match[str]) -> str:
+        sign, ident = match.group(1), match.group(2)
+        if sign.startswith("@") and sign != "@&":
+            return "@" + names.get(ident, "…")
+        return ("#" if sign == "#" else "@") + "…"
+
+    return _MENTION.sub(shown, text)
+
+
+def fairness_of(rolled: Iterable[tuple[str, Sequence[int]]], names: Mapping[str, str]) -> Fairness:
+    """Fairness figures over ``(actor, faces)`` pairs; dice of someone not seated (a moderator, the
+    turn clock) count for the whole tournament only."""
+    everything: list[int] = []
+    per_player: dict[str, list[int]] = {}
+    for actor, faces in rolled:
+        everything.extend(faces)
+        if actor in names:
+            per_player.setdefault(actor, []).extend(faces)
+    players = []
+    for actor, faces in per_player.items():
+        counts = counts_of(faces)
+        players.append(PlayerFairness(names[actor], face_test(counts), luck_of(counts)))
+    players.sort(key=lambda p: p.name.casefold())
+    return Fairness(face_test(counts_of(everything)), tuple(players))
+
+
+def rolled_in(rolled: Sequence[RolledDice], game_id: int) -> int:
+    return sum(len(r.dice) for r in rolled if r.game_id == game_id)
+
+
+def _names(games: Sequence[GameRecord]) -> dict[str, str]:
+    """Display names by participant id; a later game's name wins."""
+    return {p.player: p.name for game in games for p in game.participants}
+
+
+def _tournaments_of(uow: UnitOfWork, visible: VisibleChannel) -> tuple[Tournament, ...]:
+    return tuple(t for t in uow.tournaments.list(visible.channel) if t.guild == visible.guild)
+
+
+def _by_id(tournaments: Sequence[Tournament], tournament_id: int) -> Tournament | None:
+    return next((t for t in tournaments if t.id == tournament_id), None)
+
+
+def _visible_game(
+    uow: UnitOfWork, token: str, game_id: int
+) -> tuple[VisibleChannel, Tournament, GameRecord] | None:
+    visible = uow.web.channel_of(token)
+    if visible is None:
+        return None
+    record = uow.games.get(game_id)
+    if record is None:
+        return None
+    tournament = uow.tournaments.get(record.tournament_id)
+    if tournament is None or tournament.channel != visible.channel or tournament.guild != visible.guild:
+        return None
+    return visible, tournament, record
+
+
+def _language(uow: UnitOfWork, visible: VisibleChannel, games: Sequence[GameRecord]) -> str:
+    """The channel's language: its setting, else the language of its newest game, else German."""
+    settings = uow.settings.get(visible.guild, visible.channel)
+    if settings.language:
+        return settings.language
+    for record in reversed(games):
+        game = GAMES.get(record.kind)
+        if game is not None:
+            return game.language
+    return DEFAULT_LANGUAGE

@@ -1,0 +1,115 @@
+"""Serving the site: on the caller's event loop (``croupier web``, the console), or on a thread of its
+own beside a front end that owns its loop (``croupier run`` with WEB_PORT set)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from bot.pages import Pages
+from bot.store import ChannelDefaults, Store
+from bot.web.app import make_app
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Site:
+    """A running site; :meth:`close` stops it."""
+
+    runner: web.AppRunner
+    url: str
+
+    async def close(self) -> None:
+        await self.runner.cleanup()
+
+
+async def start_site(pages: Pages, host: str, port: int, *, default_language: str = "de") -> Site:
+    """Serve the pages on ``host:port`` (port 0: any free port) on the running loop."""
+    runner = web.AppRunner(make_app(pages, default_language=default_language), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = runner.addresses[0]
+    shown_host = f"[{bound[0]}]" if ":" in str(bound[0]) else bound[0]
+    url = f"http://{shown_host}:{bound[1]}"
+    log.info("web pages on %s", url)
+    return Site(runner, url)
+
+
+async def serve_forever(
+    db_url: str, host: str, port: int, *, defaults: ChannelDefaults | None = None, announce: bool = True
+) -> int:
+    """``croupier web``: open the store and serve until cancelled (Ctrl-C, SIGTERM)."""
+    store = await Store.open(db_url, defaults=defaults)
+    try:
+        language = (defaults.language if defaults else None) or "de"
+        site = await start_site(Pages(store), host, port, default_language=language)
+        if announce:
+            print(f"croupier: the tournament pages are on {site.url}/", flush=True)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await site.close()
+    finally:
+        await store.close()
+    return 0
+
+
+@dataclass
+class SiteThread:
+    """The site on a thread with its own event loop and its own store, in this process."""
+
+    db_url: str
+    host: str
+    port: int
+    defaults: ChannelDefaults | None = None
+    _loop: asyncio.AbstractEventLoop | None = None
+    _stop: asyncio.Event | None = None
+    _ready: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+    _error: BaseException | None = None
+    url: str = ""
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="croupier-web", daemon=True)
+        self._thread.start()
+        self._ready.wait(timeout=60)
+        if self._error is not None:
+            raise self._error
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except BaseException as error:  # reported to start(), or logged once running
+            if not self._ready.is_set():
+                self._error = error
+                self._ready.set()
+            else:
+                log.exception("the web pages stopped")
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        store = await Store.open(self.db_url, defaults=self.defaults)
+        try:
+            language = (self.defaults.language if self.defaults else None) or "de"
+            site = await start_site(Pages(store), self.host, self.port, default_language=language)
+            self.url = site.url
+            self._ready.set()
+            try:
+                await self._stop.wait()
+            finally:
+                await site.close()
+        finally:
+            await store.close()
+
+    def stop(self) -> None:
+        if self._loop is not None and self._stop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._stop.set)
+        if self._thread is not None:
+            self._thread.join(timeout=30)
