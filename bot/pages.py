@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.discord.escape import unescaped
 from bot.exports import StandingsTable
 from bot.fairness import FaceTest, Luck, counts_of, face_test, luck_of
 from bot.games import DEFAULT_LANGUAGE, GAMES
@@ -366,6 +367,9 @@ def _no_tournament_yet(token: str, lang: str) -> TournamentPage:
     )
 
 
+DISCORD_PREFIXES = ("discord:", "interaction:")  # the message ids of the Discord front end
+
+
 def _reply(entry: LogEntry) -> Mapping[str, Any]:
     return entry.reply if isinstance(entry.reply, Mapping) else {}
 
@@ -374,6 +378,8 @@ def _move(entry: LogEntry, names: Mapping[str, str]) -> Move:
     reply = _reply(entry)
     private = bool(reply.get("private"))
     lines = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
+    if entry.message_id.startswith(DISCORD_PREFIXES):  # rendered for Discord: its escapes are not ours
+        lines = tuple(unescaped(line) for line in lines)
     kind = str(entry.command.get("type", "")) if isinstance(entry.command, Mapping) else ""
     return Move(
         cursor=entry.id,

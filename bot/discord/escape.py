@@ -52,3 +52,9 @@ def one_line(text: str) -> str:
     """Control characters as spaces and no direction overrides: for places without markdown (the
     standings picture, code blocks)."""
     return _BIDI.sub("", _CONTROL.sub(" ", text))
+
+
+def unescaped(text: str) -> str:
+    """Text as it read before :func:`plain` or :func:`name` escaped it for Discord (for other media,
+    such as the web page showing a game played on Discord, which escape for themselves)."""
+    return _UNESCAPE.sub(r"\1", text).replace("@\u200b", "@")

@@ -1,0 +1,47 @@
+"""A game played on Discord keeps its replies as Discord showed them — names escaped for Markdown;
+the web page shows them as the players wrote them (and escapes them for HTML itself)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.discord.escape import name, unescaped
+from bot.pages import _move
+from bot.store import LogEntry
+
+NOW = datetime(2026, 12, 2, 20, 0, tzinfo=UTC)
+
+
+def entry(message_id: str, line: str) -> LogEntry:
+    return LogEntry(
+        id=1,
+        message_id=message_id,
+        game_id=1,
+        channel="c",
+        actor="u1",
+        text="weiter",
+        command={"type": "Continue"},
+        events=[],
+        dice=[4],
+        dice_from=0,
+        reply={"ok": True, "lines": [line]},
+        created_at=NOW,
+    )
+
+
+def test_a_discord_reply_is_shown_without_discords_escapes() -> None:
+    typed = "anna_b *the* [best]"
+    escaped = f"Freiwurf für {name(typed)}: 🎲 4."
+    assert escaped != f"Freiwurf für {typed}: 🎲 4."  # Discord's form differs
+    assert _move(entry("discord:17", escaped), {}).lines == (f"Freiwurf für {typed}: 🎲 4.",)
+    assert _move(entry("interaction:18", escaped), {}).lines == (f"Freiwurf für {typed}: 🎲 4.",)
+
+
+def test_a_console_reply_is_shown_as_it_was_written() -> None:
+    line = "Freiwurf für a\\_b: 🎲 4."  # a backslash the console player really typed
+    assert _move(entry("console:5", line), {}).lines == (line,)
+
+
+def test_unescaping_undoes_escaping() -> None:
+    for text in ("plain", "a_b", "**x**", "[A](https://evil.example)", "@everyone", "# heading", "1. item"):
+        assert unescaped(name(text)) == text
