@@ -11,6 +11,7 @@ loser reloads and answers from the log or from the new state).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import logging
@@ -41,10 +42,12 @@ from bot.moves import (
     Given,
     Outcome,
     Pressed,
+    Query,
     Reading,
     Refusal,
     Request,
     Typed,
+    answer,
     decide,
     fields_of,
 )
@@ -200,9 +203,13 @@ class Croupier:
         return await self._guarded(msg, lambda: self._move(msg, Pressed(game_id, version, picked)))
 
     async def _move(self, msg: Incoming, request: Request) -> Reply:
-        return await self.store.run(lambda uow: self._move_in(uow, msg, request))
+        done = await self.store.run(lambda uow: self._move_in(uow, msg, request), read_only=_asks(request))
+        if isinstance(done, _Asked):  # answered off the event loop and outside any transaction
+            events = await asyncio.to_thread(answer, done.game, done.state, msg.author, done.query)
+            return self.narrator.answer(done.table, events, done.lang)
+        return done
 
-    def _move_in(self, uow: UnitOfWork, msg: Incoming, request: Request) -> Reply:
+    def _move_in(self, uow: UnitOfWork, msg: Incoming, request: Request) -> Reply | _Asked:
         """The whole unit of work of a request, run on a store thread: load, decide, persist, render."""
         channel = uow.channels.state(msg.guild, msg.channel, msg.home)
         record, lang = channel.game, language_of(channel)
@@ -231,6 +238,9 @@ class Croupier:
                 return self._refuse(uow, msg, suggestion) if isinstance(outcome, Refusal) else suggestion
         if isinstance(outcome, Chat):
             return Reply.nothing()
+        if isinstance(outcome, Query):  # nothing is written: the unit of work ends here
+            table = Table(game, record.id, record.number, record.version, state)
+            return _Asked(game, state, outcome, table, lang)
         if isinstance(outcome, Applied) and isinstance(outcome.command, Join):
             barred = join_refusal(uow, record, msg.author)  # disqualified from the tournament
             outcome = outcome if barred is None else Refusal(barred)
@@ -656,6 +666,25 @@ class Croupier:
         if self.seed_source is not None:
             return self.seed_source(channel, tournament_id, number)
         return secrets.token_bytes(32)
+
+
+def _asks(request: Request) -> bool:
+    """A typed line every game reads as a question only: its unit of work only reads."""
+    if not isinstance(request, Typed):
+        return False
+    read = [reading for reading in request.readings.values() if reading is not None]
+    return bool(read) and all(isinstance(reading, Command) and reading.query for reading in read)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """A query found in its unit of work, to be answered once that has ended."""
+
+    game: Game[Any]
+    state: Any
+    query: Query
+    table: Table
+    lang: str
 
 
 def _unread(outcome: Outcome) -> bool:

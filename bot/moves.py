@@ -69,11 +69,18 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class Query:
+    """A question about the game (``engine.game.Command.query``): answered outside the store."""
+
+    command: Command
+
+
+@dataclass(frozen=True)
 class Chat:
     """The line holds no command: say nothing."""
 
 
-Outcome = Applied | Refusal | Chat
+Outcome = Applied | Refusal | Chat | Query
 
 
 def decide(
@@ -94,6 +101,8 @@ def decide(
     command, words = found
     if command.moderator_only and not moderator:
         return Refusal(IllegalCommand("not_moderator"))
+    if command.query:
+        return Query(command)
     recording = dice_mod.RecordingDice(dice)
     try:
         new_state, events = game.apply(state, actor, command, recording)
@@ -136,6 +145,12 @@ def _reading(reading: Reading) -> Command | None:
     if isinstance(reading, CroupierError):
         raise reading
     return reading
+
+
+def answer(game: Game[Any], state: Any, actor: str, query: Query) -> Sequence[Event]:
+    """The events that answer a query; the state stays as it is (a query changes nothing)."""
+    _, events = game.apply(state, actor, query.command, dice_mod.ScriptedDice(()))
+    return tuple(events)
 
 
 def words_for(choices: Sequence[Choice], picked: Sequence[int]) -> str | None:

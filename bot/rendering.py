@@ -90,6 +90,25 @@ class Narrator:
         wake = to_act if to_act not in (None, actor, waiting) else None
         return self.about(table, lines, lang, name_of=name_of, seed=seed_hex, cards=cards, wake=wake)
 
+    def answer(self, table: Table, events: Sequence[Event], lang: str) -> Reply:
+        """The answer to a question about a game (Killer's odds): for the asker alone, no table, no
+        board — nothing about the game changed."""
+        game = table.game
+        name_of = namer(game.table(table.state))
+        lines = tuple(
+            self.line(event.kind(), event.facts(), lang, game=game, name_of=name_of) for event in events
+        )
+        return Reply(
+            ok=True,
+            lines=lines,
+            title=self.line("game.round", {"number": table.number}, lang, game=game),
+            language=lang,
+            game_id=table.game_id,
+            game_kind=game.name,
+            version=table.version,
+            private=True,
+        )
+
     def opened(self, table: Table, tournament: str, commitment: str | None, lang: str) -> Reply:
         facts = {"number": table.number, "tournament": tournament, "commitment": commitment}
         lines = [self.line("game.opened", facts, lang, game=table.game)]

@@ -48,9 +48,15 @@ class Event:
 
 @dataclasses.dataclass(frozen=True)
 class Command:
-    """A typed player or moderator command; ``moderator_only`` commands need the moderator right."""
+    """A typed player or moderator command; ``moderator_only`` commands need the moderator right.
+
+    A ``query`` asks about the game without changing it (Killer's ``conseil``): anybody may ask, the
+    answer goes to the asker alone, and nothing is written — the service applies it outside any
+    transaction, since working out the answer may take a while.
+    """
 
     moderator_only: ClassVar[bool] = False
+    query: ClassVar[bool] = False
 
 
 @dataclasses.dataclass(frozen=True)

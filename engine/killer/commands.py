@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
+from typing import ClassVar, Literal
 
 from engine.game import Command
 
@@ -47,3 +47,5 @@ class Direction(Command):
 @dataclasses.dataclass(frozen=True)
 class Advice(Command):
     """Ask for the exact odds of the current keep state; anyone, any time, changes nothing."""
+
+    query: ClassVar[bool] = True
