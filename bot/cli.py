@@ -54,8 +54,20 @@ def _parser() -> argparse.ArgumentParser:
     with_db(sub.add_parser("run", help="start the Discord bot"))
 
     console = with_db(sub.add_parser("console", help="play in the terminal"))
-    console.add_argument("--moderator", action="append", default=[], metavar="NAME")
-    console.add_argument("--admin", action="append", default=[], metavar="NAME")
+    console.add_argument(
+        "--moderator",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="lines typed as NAME: may open, close and correct games (repeat for several; default: none)",
+    )
+    console.add_argument(
+        "--admin",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="lines typed as NAME: may export the standings (repeat for several; default: none)",
+    )
     console.add_argument("--dice-seed", metavar="TEXT", help="derive the seeds from TEXT (demos, tests)")
     console.add_argument("--json", action="store_true", help="one JSON object per input line")
 

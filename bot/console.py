@@ -95,7 +95,16 @@ class Console:
             reply = await self._dispatch(msg)
         except StoreUnavailable:
             return Answer(line_id, False, render("error.store_unavailable", {}, "de"))
-        return Answer(line_id, reply.ok, reply.text, silent=reply.silent)
+        return Answer(line_id, reply.ok, self._with_hint(reply, name), silent=reply.silent)
+
+    def _with_hint(self, reply: Reply, name: str) -> str:
+        """A refusal for want of a role, in a console nobody holds it in, says how to name one."""
+        unnamed = (reply.error_code == "not_moderator" and not self.moderators) or (
+            reply.error_code == "not_admin" and not self.admins
+        )
+        if not unnamed:
+            return reply.text
+        return f"{reply.text}\n{render('console.name_a_moderator', {'name': name}, reply.language)}"
 
     async def _refuse(self, line_id: str, code: str) -> Answer:
         msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")

@@ -124,9 +124,7 @@ def load_script(raw: str) -> Script:
         raise ScriptError("not a script: nested too deeply", 2) from None
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(_shown(part) for part in first["loc"]) or "script"
-        message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())
-        raise ScriptError(f"{where}: {message}", 2) from None
+        raise ScriptError(f"{_where(first['loc'])}: {_plain(first['type'], str(first['msg']))}", 2) from None
 
 
 async def run(script: Script) -> dict[str, Any]:
@@ -188,6 +186,40 @@ async def _play(script: Script, store: Store) -> dict[str, Any]:
         raise ScriptError("the game could not be opened", 2)
     summary, used = final
     return {**summary, "replies": replies, "dice_left": max(len(script.dice) - used, 0)}
+
+
+# pydantic's wording for the usual mistakes, in the words of a script's author
+_PLAIN = {
+    "missing": "missing",
+    "extra_forbidden": "not a field of a script",
+    "int_type": "should be a whole number",
+    "int_parsing": "should be a whole number",
+    "int_from_float": "should be a whole number",
+    "string_type": "should be text",
+    "list_type": "should be a list",
+    "dict_type": "should be an object",
+    "model_type": "should be an object",
+    "bool_type": "should be true or false",
+    "bool_parsing": "should be true or false",
+    "too_short": "should not be empty",
+    "string_too_short": "should not be empty",
+    "string_too_long": f"holds at most {NAME_MAX} characters",
+}
+
+
+def _where(loc: Sequence[object]) -> str:
+    """``dice[0]``, ``lines[2].from``: where in the script the problem is."""
+    where = ""
+    for part in loc:
+        where += f"[{part}]" if isinstance(part, int) else f"{'.' if where else ''}{_shown(part)}"
+    return where or "script"
+
+
+def _plain(kind: str, message: str) -> str:
+    """The problem in plain words: a validator's own sentence, else a plain phrase for the kind."""
+    if kind == "value_error":
+        return " ".join(message.removeprefix("Value error, ").split())
+    return _PLAIN.get(kind, " ".join(message.split()))
 
 
 def _shown(part: object) -> str:

@@ -184,3 +184,32 @@ async def test_lines_without_ids_in_a_new_session_are_new_messages(store: Store)
     assert record is not None
     assert {p.player for p in record.participants} == {"anna", "ben"}
     assert record.dice_used == 2  # the second session's "weiter" (its line 3) was applied too
+
+
+async def test_a_console_without_moderators_says_how_to_name_one(store: Store) -> None:
+    """Issue 12: a moderator command refused in a console nobody moderates names the option to use."""
+    console = Console(Croupier(store=store, seed_source=seed_from_text("no-mod")))
+    [(ok, text)] = await answers(console, "anna: /open verflixte6")
+    assert not ok
+    assert text == "\n".join(
+        [render("error.not_moderator", {}, "de"), render("console.name_a_moderator", {"name": "anna"}, "de")]
+    )
+    [(ok, text)] = await answers(console, "anna: /export csv")
+    assert not ok
+    assert render("console.name_a_moderator", {"name": "anna"}, "de") in text
+
+
+async def test_a_console_with_a_moderator_refuses_others_without_the_hint(console: Console) -> None:
+    [(ok, text)] = await answers(console, "anna: /open verflixte6")
+    assert not ok
+    assert text == render("error.not_moderator", {}, "de")
+
+
+def test_console_help_explains_moderator_and_admin(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["console", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--moderator NAME lines typed as NAME: may open, close and correct games" in help_text
+    assert "--admin NAME lines typed as NAME: may export the standings" in help_text

@@ -363,14 +363,9 @@ class Games:
 
     def closed_of(self, guild: str, home: str, game_id: int | None = None) -> tuple[GameRecord, ...]:
         """Closed games of one guild for verification: one by id (only if it is this guild's), else
-        those of the tournaments played in ``home`` — an indexed lookup through the tournaments."""
-        of_guild = select(tournaments_t.c.id).where(tournaments_t.c.guild == guild)
-        if game_id is None:
-            of_guild = of_guild.where(tournaments_t.c.channel == home)
-        condition = (games_t.c.status == "closed") & games_t.c.tournament_id.in_(of_guild.scalar_subquery())
-        if game_id is not None:
-            condition = condition & (games_t.c.id == game_id)
-        return self._many(condition, games_t.c.id)
+        those of the tournaments played in ``home``."""
+        statement = closed_of_guild(self._tx.dialect, guild, home, game_id)
+        return tuple(self.loaded(row) for row in self._tx.execute(statement))
 
     def _first(self, statement: Select[Any], parameters: dict[str, Any]) -> GameRecord | None:
         row = (self._tx.execute(statement, parameters)).first()
@@ -472,3 +467,20 @@ def _game(row: Row[Any], snapshot: dict[str, Any], participants: Sequence[Partic
         closed_at=row.closed_at,
         participants=tuple(participants),
     )
+
+
+def closed_of_guild(dialect: str, guild: str, home: str, game_id: int | None = None) -> Select[Any]:
+    """The query of :meth:`Games.closed_of`: through the tournaments' and the games' indexes, so a
+    player's ``/verify`` never makes the store scan other guilds' games."""
+    closed = games_t.c.status == "closed"
+    if game_id is not None:  # the game by its key, then its tournament by its key
+        of_guild = select(tournaments_t.c.id).where(
+            (tournaments_t.c.id == games_t.c.tournament_id) & (tournaments_t.c.guild == guild)
+        )
+        condition = closed & (games_t.c.id == game_id) & of_guild.exists()
+    else:  # the channel's tournaments, then their games, each through an index
+        in_home = select(tournaments_t.c.id).where(
+            (tournaments_t.c.channel == home) & (tournaments_t.c.guild == guild)
+        )
+        condition = closed & games_t.c.tournament_id.in_(in_home.scalar_subquery())
+    return select_games(dialect).where(condition).order_by(games_t.c.id)
