@@ -589,10 +589,11 @@ class Croupier:
         return Reply(ok=True, lines=tuple(lines), language=lang)
 
     async def rules_reply(self, msg: Incoming) -> Reply:
-        """A summary of the open game's rules (Die verflixte 6!'s when none is open)."""
+        """A summary of the open game's rules (between games the last one's; Die verflixte 6!'s at first)."""
         channel = await self._channel(msg)
         lang = language_of(channel)
-        game = self._game_of(channel) or GAMES["verflixte6"]
+        last = channel.last_kind
+        game = self._game_of(channel) or GAMES[last if last is not None and last in GAMES else "verflixte6"]
         return Reply(ok=True, lines=(self.narrator.line("help.rules", {}, lang, game=game),), language=lang)
 
     async def jokers_reply(self, msg: Incoming) -> Reply:

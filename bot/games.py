@@ -86,12 +86,12 @@ def game_named(name: str) -> Game[Any]:
 
 
 def language_of(channel: ChannelState) -> str:
-    """The language the croupier speaks in a channel: its setting, else its open game's, else German."""
+    """The language the croupier speaks in a channel: its setting, else its open game's (or, between
+    games, the last one's), else German."""
     if channel.settings.language:
         return channel.settings.language
-    if channel.game is not None and channel.game.kind in GAMES:
-        return GAMES[channel.game.kind].language
-    return DEFAULT_LANGUAGE
+    kind = channel.game.kind if channel.game is not None else channel.last_kind
+    return GAMES[kind].language if kind is not None and kind in GAMES else DEFAULT_LANGUAGE
 
 
 def scope_of(game: Game[Any]) -> Scope:

@@ -185,6 +185,7 @@ class ChannelState:
 
     settings: ChannelSettings
     game: GameRecord | None
+    last_kind: str | None = None  # without an open game: the kind of the current tournament's last game
 
 
 class SeatLike(Protocol):

@@ -227,3 +227,24 @@ async def test_a_whole_game_speaks_only_the_channels_language(
     assert [text for text in shown if FALLBACK_MARKER.search(text)] == []
     assert [text for text in shown if UNFILLED.search(text)] == []
     assert len({call.key for call in renders.calls}) >= 30  # the game said a good deal, not just hello
+
+
+async def test_a_channel_keeps_its_last_games_language_between_games(store: Store) -> None:
+    """A French Killer game ends; /standings, /help and /verify after it are French, not the German
+    default, until the channel starts a new tournament (or sets a language)."""
+    table = Table(Croupier(store=store, seed_source=seed_from_text("between-games")))
+    assert (await table.croupier.help_reply(table.msg("anna"))).language == "de"
+    assert (await table.open("killer")).language == "fr"
+    await table.do(MODERATOR, Close())
+    after = [
+        await table.croupier.standings_reply(table.msg("anna")),
+        await table.croupier.help_reply(table.msg("anna")),
+        await table.croupier.verify_reply(table.msg("anna")),
+    ]
+    assert [reply.language for reply in after] == ["fr", "fr", "fr"]
+    assert after[1].lines[0].startswith(real_render("common.help", {"commands": ""}, "fr").strip())
+    rules = await table.croupier.rules_reply(table.msg("anna"))
+    assert rules.lines == (real_render("help.rules", {}, "fr", scope=scope_of(GAMES["killer"])),)
+
+    assert (await table.croupier.new_tournament(table.msg(MODERATOR), "Printemps")).ok
+    assert (await table.croupier.help_reply(table.msg("anna"))).language == "de"

@@ -13,6 +13,7 @@ from sqlalchemy import (
     Row,
     Select,
     bindparam,
+    case,
     func,
     literal_column,
     select,
@@ -26,7 +27,14 @@ from bot.store.records import (
     ChannelState,
 )
 from bot.store.repositories.games import Games
-from bot.store.repositories.tables import IS_OPEN, SETTING_FIELDS, games_t, select_games, settings_t
+from bot.store.repositories.tables import (
+    IS_OPEN,
+    SETTING_FIELDS,
+    games_t,
+    select_games,
+    settings_t,
+    tournaments_t,
+)
 from bot.store.repositories.transaction import Transaction
 
 
@@ -57,7 +65,26 @@ def _channel_state(dialect: str) -> Select[Any]:
     """Settings and open game (NULL columns when there is none) in one row: the command path's read."""
     layers, fields = _settings_layers()
     with_game = layers.outerjoin(games_t, (games_t.c.channel == bindparam("b_channel")) & IS_OPEN)
-    return select_games(dialect).add_columns(*fields).select_from(with_game)
+    return select_games(dialect).add_columns(*fields, _last_kind()).select_from(with_game)
+
+
+def _last_kind() -> Label[Any]:
+    """Without an open game, the kind of the last game of the channel's current tournament: after a
+    French Killer game, the channel still answers in French until a setting says otherwise."""
+    newest = games_t.alias("newest")
+    current = (
+        select(func.max(tournaments_t.c.id))
+        .where(tournaments_t.c.channel == bindparam("b_home"))
+        .scalar_subquery()
+    )
+    kind = (
+        select(newest.c.kind)
+        .where(newest.c.tournament_id == current)
+        .order_by(newest.c.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    return case((games_t.c.id.is_(None), kind), else_=None).label("last_kind")
 
 
 class Channels:
@@ -76,7 +103,9 @@ class Channels:
         parameters = {"b_guild": guild, "b_channel": channel, "b_home": home}
         row = self._tx.execute(_channel_state(self._tx.dialect), parameters).one()
         settings = _resolved(guild, home, row, self._defaults)
-        return ChannelState(settings, None if row.id is None else self._games.loaded(row))
+        if row.id is None:
+            return ChannelState(settings, None, last_kind=row.last_kind)
+        return ChannelState(settings, self._games.loaded(row))
 
 
 class ChannelSettingsRepository:
