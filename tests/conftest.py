@@ -33,7 +33,15 @@ from bot.store import Store
 from bot.store import migrate as store_migrate
 from tests.discord_emulator.conformance import ALLOWLIST, Allowed
 
-TABLES = ("corrections", "command_log", "participants", "games", "tournaments", "channel_settings")
+TABLES = (
+    "corrections",
+    "command_log",
+    "participants",
+    "games",
+    "tournaments",
+    "channel_settings",
+    "bot_state",
+)
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 

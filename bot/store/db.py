@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import socket
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -134,6 +135,21 @@ def create_engine(
     return engine
 
 
+def _execute_waiting(cursor: Any, pragma: str) -> None:
+    """A connection pragma, retried while the file is locked. SQLite answers "locked" at once, without
+    waiting out the busy timeout, where waiting could deadlock — as when a new file's first process
+    migrates it while a second switches the same file to WAL — so the wait is ours."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute(pragma)
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
     # busy_timeout first: switching a new file to WAL needs a lock another process may briefly hold.
     pragmas = (
@@ -150,7 +166,7 @@ def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
         cursor = dbapi_connection.cursor()
         try:
             for pragma in pragmas:
-                cursor.execute(pragma)
+                _execute_waiting(cursor, pragma)
         finally:
             cursor.close()
 

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     CheckConstraint,
     ForeignKey,
     Index,
@@ -107,6 +108,10 @@ class GameRow(Base):
     turn_deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Where the live table is, "<channel>:<message>" (the first message of the game's thread); NULL:
+    # none (threads off). When the player to act was reminded of the deadline (once per deadline).
+    live_message: Mapped[str | None] = mapped_column(String(64))
+    reminded_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class ParticipantRow(Base):
@@ -126,6 +131,15 @@ class CommandLogRow(Base):
     """Append-only: one row per handled message, keyed by the message id so a redelivery is refused."""
 
     __tablename__ = "command_log"
+    __table_args__ = (
+        # The answers still to deliver: few at any time, found at start and after a failed post.
+        Index(
+            "ix_command_log_pending",
+            "delivery",
+            sqlite_where=text("delivery = 'pending'"),
+            postgresql_where=text("delivery = 'pending'"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(BigKey, primary_key=True)
     message_id: Mapped[str] = mapped_column(String(100), unique=True)
@@ -141,6 +155,10 @@ class CommandLogRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # The correction (an undo) that voided this move; its dice stay consumed (migration 0003).
     voided_by: Mapped[int | None] = mapped_column(Integer)
+    # Whether the answer reached its channel (migration 0006): "pending", "delivered", "undeliverable";
+    # NULL where the front end answers in place (console, replay) or nothing was to be delivered.
+    delivery: Mapped[str | None] = mapped_column(String(16))
+    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class ChannelSettingsRow(Base):
@@ -159,6 +177,18 @@ class ChannelSettingsRow(Base):
     turn_timeout_seconds: Mapped[int | None] = mapped_column(Integer)
     # The secret part of the channel's web address (``/t/<token>``); NULL: not on the web. Never inherited.
     web_token: Mapped[str | None] = mapped_column(String(64))
+    # Whether a game opened in this text channel gets a thread of its own (NULL: inherit; on by default).
+    threads: Mapped[bool | None] = mapped_column(Boolean)
+
+
+class BotStateRow(Base):
+    """Small facts the bot keeps between starts, by key (the hash of the registered slash commands)."""
+
+    __tablename__ = "bot_state"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class CorrectionRow(Base):

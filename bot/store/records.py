@@ -51,6 +51,8 @@ class GameRecord:
     opened_at: datetime
     closed_at: datetime | None
     participants: tuple[ParticipantRecord, ...] = ()
+    live_message: str | None = None  # "<channel>:<message>" of the live table (a thread's first message)
+    reminded_at: datetime | None = None  # the player to act was reminded of this deadline
 
     @property
     def is_open(self) -> bool:
@@ -74,6 +76,8 @@ class LogEntry:
     reply: Any
     created_at: datetime
     voided_by: int | None = None  # the correction (an undo) that voided this move; its dice stay used
+    delivery: str | None = None  # "pending" | "delivered" | "undeliverable"; None: answered in place
+    delivered_at: datetime | None = None
 
     @property
     def voided(self) -> bool:
@@ -149,6 +153,7 @@ class NewLogEntry:
     dice: Sequence[int] = ()
     dice_from: int = 0
     reply: Any = None
+    delivery: str | None = None  # "pending" when the front end tracks the answer's delivery
 
 
 @dataclasses.dataclass(frozen=True)

@@ -466,6 +466,8 @@ def _game(row: Row[Any], snapshot: dict[str, Any], participants: Sequence[Partic
         opened_at=row.opened_at,
         closed_at=row.closed_at,
         participants=tuple(participants),
+        live_message=row.live_message,
+        reminded_at=row.reminded_at,
     )
 
 

@@ -106,6 +106,8 @@ def log_values(entry: NewLogEntry) -> dict[str, Any]:
         "reply": entry.reply,
         "created_at": entry.now,
         "voided_by": None,
+        "delivery": entry.delivery,
+        "delivered_at": None,
     }
 
 
@@ -141,4 +143,6 @@ def _log_entry(row: Row[Any]) -> LogEntry:
         reply=row.reply,
         created_at=row.created_at,
         voided_by=row.voided_by,
+        delivery=row.delivery,
+        delivered_at=row.delivered_at,
     )
