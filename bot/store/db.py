@@ -16,6 +16,7 @@ first statement (no ping before every unit of work) and reported as retryable.
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import sqlite3
@@ -88,6 +89,7 @@ def store_url(url: str | URL) -> URL:
     _check_user(parsed)
     driver = parsed.drivername.lower()
     if driver in _POSTGRES_DRIVERS:
+        _check_password(parsed)
         _check_parameters(parsed)
         return parsed.set(drivername="postgresql+psycopg")
     if driver in _SQLITE_DRIVERS:
@@ -111,8 +113,17 @@ def _check_user(parsed: URL) -> None:
         raise BadDatabaseURL(
             f"the password in {mask_url(parsed)} holds a raw '@': write it as %40 (and a % as %25)"
         )
+
+
+def _check_password(parsed: URL) -> None:
+    """A password of blanks only is a mistake (a quoted "   " in .env passes docker-compose's check)."""
     if parsed.password is not None and parsed.password != "" and not parsed.password.strip():
         raise BadDatabaseURL(f"the password in {mask_url(parsed)} is only blanks: set a real one")
+    given = os.environ.get("PGPASSWORD")  # libpq's, used when the URL has none (docker-compose)
+    if parsed.password is None and given and not given.strip():
+        raise BadDatabaseURL(
+            "PGPASSWORD (POSTGRES_PASSWORD in docker-compose's .env) is only blanks: set a real password"
+        )
 
 
 def _check_parameters(parsed: URL) -> None:
