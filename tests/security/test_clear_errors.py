@@ -116,11 +116,8 @@ DB_SECRET = "s3cret-Pa55"
     ],
     ids=["mysql", "bad-port", "upper-case-parameter"],
 )
-@pytest.mark.parametrize("command", ["migrate", "healthcheck"])
-def test_a_database_url_the_store_cannot_use_is_one_line_exit_2(
-    url: str, says: str, command: str, tmp_path: Path
-) -> None:
-    done = croupier(command, env={"DATABASE_URL": url}, cwd=tmp_path)
+def test_a_database_url_the_store_cannot_use_is_one_line_exit_2(url: str, says: str, tmp_path: Path) -> None:
+    done = croupier("migrate", env={"DATABASE_URL": url}, cwd=tmp_path)  # what docker-compose runs first
     assert done.returncode == 2
     line = one_clear_line(done)
     assert says in line

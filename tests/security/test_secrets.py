@@ -39,6 +39,7 @@ URLS = [
     (f"postgresql://croupier:{SECRET}@@db/croupier", "postgresql://croupier:***@db/croupier"),
     (f"postgresql+asyncpg://:{SECRET}@db/croupier", "postgresql+asyncpg://:***@db/croupier"),
     (f"postgresql://croupier:a/b?{SECRET}@db/croupier", "postgresql://croupier:***@db/croupier"),
+    (f"host=db user=croupier password={SECRET}", "host=db user=croupier password=***"),  # libpq's form
 ]
 IDS = [
     "plain",
@@ -49,10 +50,12 @@ IDS = [
     "trailing-at",
     "no-user",
     "slash-and-question",
+    "key-value",
 ]
-# URLs the store refuses before any driver sees them (a raw "@", a parameter libpq does not know);
+# URLs the store refuses before any driver sees them (a raw "@", a parameter libpq does not know,
+# libpq's key=value form);
 # they are still masked wherever they are shown.
-REFUSED = {"query-password-upper", "raw-at", "trailing-at"}
+REFUSED = {"query-password-upper", "raw-at", "trailing-at", "key-value"}
 USED = [url for url, name in zip(URLS, IDS, strict=True) if name not in REFUSED]
 USED_IDS = [name for name in IDS if name not in REFUSED]
 
