@@ -125,7 +125,8 @@ async def test_settings_switch_the_language(console: Console) -> None:
     assert all(ok for ok, _ in replies)
     scope = scope_of(GAMES["verflixte6"])
     jungfrau = render("role.jungfrau", {}, "en", scope=scope)
-    assert f"anna ({jungfrau}): 0" in replies[2][1]  # the running table speaks English now
+    row = render("common.table_row", {"name": "anna", "role": jungfrau, "points": 0, "details": ""}, "en")
+    assert f"▶ {row}" in replies[2][1].splitlines()  # the running table speaks English now
     opened = render("game.opened", {"number": 1, "tournament": "Turnier"}, "en", scope=scope)
     assert replies[1][1].splitlines()[0] == opened
 
