@@ -698,8 +698,8 @@ def _unread(outcome: Outcome) -> bool:
 def _tournament_named(uow: UnitOfWork, channel: str, wanted: str | None) -> Tournament | None:
     if wanted is None:
         return uow.tournaments.current(channel)
-    if wanted.strip().isdigit():
-        return uow.tournaments.get(int(wanted))
+    if wanted.strip().removeprefix("#").isdigit():  # "3" or "#3", as /tournaments lists it
+        return uow.tournaments.get(int(wanted.strip().removeprefix("#")))
     matches = uow.tournaments.named(wanted)
     if len(matches) > 1:
         ids = ", ".join(f"{t.id} ({t.channel}, {t.created_at:%Y-%m-%d})" for t in matches)
