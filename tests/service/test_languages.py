@@ -288,6 +288,7 @@ MODERATOR_LINES = {
         "mod: /bogus",
     ],
     "after": [
+        "mod: /adjust anna",  # no points: the form, in the channel's language
         "mod: /adjust anna -2 Regelverstoß",
         "mod: /adjust zed 3 Bonus",
         "mod: /disqualify cleo Absprache",

@@ -235,3 +235,14 @@ async def test_an_undo_in_a_killer_game_is_listed_with_the_killer_games_title(
     assert killer in listed.splitlines()[1]
     durchgang_title = says("game.round", lang, "verflixte6", number=1)
     assert durchgang_title not in listed
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("typed", ["/adjust anna", "/adjust -2 Grund", "/adjust"])
+async def test_adjust_without_a_name_and_points_is_answered_with_its_form(
+    console: Console, lang: str, typed: str
+) -> None:
+    await in_language(console, lang)
+    await durchgang(console, "anna")
+    assert await say(console, f"mod: {typed}") == (False, says("error.adjust_usage", lang))
