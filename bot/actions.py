@@ -18,7 +18,7 @@ from bot.games import GAMES
 from bot.moves import Refusal
 from bot.rendering import Narrator, Table
 from bot.replies import Reply
-from bot.settings_words import parse_settings
+from bot.settings_words import described, parse_settings
 from bot.store import ChannelState, GameAlreadyOpen, Tournament, UnitOfWork
 from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand
@@ -155,7 +155,7 @@ class ChangeSettings:
         settings = ctx.channel.settings
         if fields or web is None:
             uow.settings.set(ctx.guild, settings.channel, **fields)
-        shown = ", ".join(f"{key}={value}" for key, value in fields.items())
+        shown = described(fields)  # as typed: timeout=90, not turn_timeout_seconds=90
         lang = fields.get("language") or ctx.lang
         lines = [ctx.narrator.line("common.settings_changed", {"settings": shown}, lang)] if fields else []
         if web is not None:

@@ -287,7 +287,7 @@ def _verify(args: argparse.Namespace) -> int:
             print(render("common.verify_none", {}, "en"))
             return 0
         for report in reports:
-            print(f"game {report.game_id}: " + croupier.report_line(report, "en"))
+            print(croupier.report_line(report, "en"))  # the line names the game's id
         return 0 if all(r.ok for r in reports) else 1
 
     return _with_store(args, body)
