@@ -60,7 +60,7 @@ from bot.open_kinds import OpenKinds
 from bot.rendering import Narrator, Table
 from bot.replies import Attachment, Reply
 from bot.spelling import ConsoleSpelling, Spelling
-from bot.standings import joker_keys, joker_names, standings_of
+from bot.standings import standings_of
 from bot.store import (
     ChannelSettings,
     ChannelState,
@@ -649,24 +649,34 @@ class Croupier:
         return Reply(ok=True, lines=tuple(lines), language=lang)
 
     async def rules_reply(self, msg: Incoming) -> Reply:
-        """A summary of the open game's rules (between games the last one's; Die verflixte 6!'s at first)."""
+        """A summary of the open game's rules (between games the last one's; at first the default game's)."""
         channel = await self._channel(msg)
         lang = language_of(channel)
         last = channel.last_kind
-        game = self._game_of(channel) or GAMES[last if last is not None and last in GAMES else "verflixte6"]
+        game = self._game_of(channel) or (
+            GAMES[last] if last is not None and last in GAMES else GAMES.default
+        )
         return Reply(ok=True, lines=(self.narrator.line("help.rules", {}, lang, game=game),), language=lang)
 
-    async def jokers_reply(self, msg: Incoming) -> Reply:
-        """The jokers of the open Durchgang (the default set when none is open)."""
+    async def info_reply(self, msg: Incoming, topic: str) -> Reply:
+        """What a game explains about one of its topics (``/jokers``): the open game's, if it knows the
+        topic; else the game that does, as it would be opened without options."""
         channel = await self._channel(msg)
         lang = language_of(channel)
-        v6 = GAMES["verflixte6"]
-        record = channel.game
-        enabled = joker_names(v6.load(record.snapshot)) if record and record.kind == v6.name else None
+        record, game = channel.game, self._game_of(channel)
+        explaining = GAMES.explaining(topic, game)
+        if explaining is None:
+            return self.narrator.refusal(InvalidCommand("unknown_command", command=topic), lang)
+        state = explaining.load(record.snapshot) if record is not None and explaining is game else None
         lines = tuple(
-            self.narrator.line(f"v6.joker_info.{key}", {}, lang, game=v6) for key in joker_keys(enabled)
+            self.narrator.line(line.key, line.facts, lang, game=explaining)
+            for line in explaining.info(state, topic)
         )
         return Reply(ok=True, lines=lines, language=lang)
+
+    async def jokers_reply(self, msg: Incoming) -> Reply:
+        """The ``jokers`` topic (``/jokers``, Discord's joker overview)."""
+        return await self.info_reply(msg, "jokers")
 
     async def say_error(self, msg: Incoming, code: str, **facts: Any) -> Reply:
         """A refusal the front end found (an unknown command, a malformed line), in the channel's language."""

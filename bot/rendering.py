@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import texts
-from bot.games import GAMES, scope_of
+from bot.games import scope_of
 from bot.replies import Board, Button, Card, Reply, Row
 from bot.spelling import Spelling
 from engine.errors import CroupierError
@@ -240,8 +240,3 @@ def _shown(key: str, value: Any, shown: Callable[[str], str]) -> Any:
     if isinstance(value, list | tuple):
         return [shown(v) if isinstance(v, str) else v for v in value]
     return value
-
-
-def game_of(kind: str) -> Game[Any] | None:
-    """The registered game of a stored kind (None for a kind no longer installed)."""
-    return GAMES.get(kind)

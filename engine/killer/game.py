@@ -21,6 +21,7 @@ from engine.game import (
     Highlight,
     Join,
     Leave,
+    Line,
     OptionSpec,
     Remove,
     Seat,
@@ -64,6 +65,8 @@ class _KillerGame:
     options: ClassVar[tuple[OptionSpec, ...]]
     ranked: ClassVar[bool] = False
     colour: ClassVar[int] = 0x4B2A6B
+    default: ClassVar[bool] = False
+    topics: ClassVar[tuple[str, ...]] = ()
     variant: ClassVar[Variant]
 
     def open(self, options: Mapping[str, Any]) -> KillerState:
@@ -162,6 +165,9 @@ class _KillerGame:
 
     def results(self, state: KillerState) -> Mapping[str, GameResult]:
         return {}
+
+    def info(self, state: KillerState | None, topic: str) -> Sequence[Line]:
+        return ()
 
     def summary(self, state: KillerState) -> dict[str, Any]:
         """The ``croupier replay`` contract: statuses, PDV, Terminator levels, winner, finished."""

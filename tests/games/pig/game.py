@@ -17,6 +17,7 @@ from engine.game import (
     Highlight,
     Join,
     Leave,
+    Line,
     OptionSpec,
     Result,
     Seat,
@@ -126,6 +127,8 @@ class Pig:
     options: ClassVar[tuple[OptionSpec, ...]] = (OptionSpec("target", ("20", "30", "50", "100")),)
     ranked: ClassVar[bool] = True
     colour: ClassVar[int] = 0xE8A0B4
+    default: ClassVar[bool] = False
+    topics: ClassVar[tuple[str, ...]] = ("odds",)
 
     def open(self, options: Mapping[str, Any]) -> PigState:
         unknown = sorted(set(options) - {"target"})
@@ -202,6 +205,13 @@ class Pig:
 
     def highlights(self, before: PigState, after: PigState, events: Sequence[Event]) -> Sequence[Highlight]:
         return ()
+
+    def info(self, state: PigState | None, topic: str) -> Sequence[Line]:
+        """``odds``: how likely a roll is to lose the turn, and the target of the game."""
+        if topic != "odds":
+            return ()
+        target = state.target if state is not None else DEFAULT_TARGET
+        return (Line("info.odds", {"target": target}),)
 
     def results(self, state: PigState) -> Mapping[str, Result]:
         return {p.id: Result(points=p.total) for p in state.players}
