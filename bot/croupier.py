@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from bot.actions import ChangeSettings, Context, Done, ModeratorAction, NewTournament, OpenGame
@@ -206,18 +206,23 @@ class Croupier:
 
     async def _move(self, msg: Incoming, request: Request) -> Reply:
         """One request, one unit of work: a writing one when the request is likely to change the game
-        (:meth:`_writes`), else a reading one — run again for writing only if it finds a command."""
-        writing = self._writes(msg, request)
-        done = await self.store.run(
-            lambda uow: self._move_in(uow, msg, request, writing=writing), read_only=not writing
-        )
-        if isinstance(done, _Writes):
-            done = await self.store.run(lambda uow: self._move_in(uow, msg, request, writing=True))
-        if isinstance(done, _Asked):  # answered off the event loop and outside any transaction
-            events = await asyncio.to_thread(answer, done.game, done.state, msg.author, done.query)
-            return self.narrator.answer(done.table, events, done.lang)
-        assert isinstance(done, Reply)  # a writing unit of work never asks to write
-        return done
+        (:meth:`_writes`), else a reading one — run again for writing only if it finds a command. A
+        command that needs slow preparation (``Game.prepare``) has it done first, off the event loop
+        and outside any transaction, and is then judged again in a writing unit of work."""
+        writing, prepared = self._writes(msg, request), False
+        while True:
+            work = partial(self._move_in, msg=msg, request=request, writing=writing, prepared=prepared)
+            done = await self.store.run(work, read_only=not writing)
+            if isinstance(done, _Prepare):
+                await asyncio.to_thread(done.work)
+                writing = prepared = True
+            elif isinstance(done, _Writes):
+                writing = True
+            elif isinstance(done, _Asked):  # answered off the event loop and outside any transaction
+                events = await asyncio.to_thread(answer, done.game, done.state, msg.author, done.query)
+                return self.narrator.answer(done.table, events, done.lang)
+            else:
+                return done
 
     def _writes(self, msg: Incoming, request: Request) -> bool:
         """Whether a request's unit of work should take the write lock from the start. Presses, built
@@ -231,10 +236,11 @@ class Croupier:
         return reading is not None and not (isinstance(reading, Command) and reading.query)
 
     def _move_in(
-        self, uow: UnitOfWork, msg: Incoming, request: Request, *, writing: bool
-    ) -> Reply | _Asked | _Writes:
+        self, uow: UnitOfWork, *, msg: Incoming, request: Request, writing: bool, prepared: bool
+    ) -> Reply | _Asked | _Writes | _Prepare:
         """The whole unit of work of a request, run on a store thread: load, judge — and for a command,
-        perform, render and save. A reading unit of work stops where the first write would be."""
+        perform, render and save. A reading unit of work stops where the first write would be; one
+        whose command needs preparing stops before it is performed."""
         here = self._load(uow, msg)
         if isinstance(here, _Idle):
             return self._without_game(uow, msg, request, here, writing=writing)
@@ -243,6 +249,10 @@ class Croupier:
             return self._said(here, judged)
         if isinstance(judged, Query):  # nothing is written: the unit of work ends here
             return _Asked(here.game, here.state, judged, here.table(), here.lang)
+        if isinstance(judged, Found) and not prepared:
+            preparation = here.game.prepare(here.state, judged.command)
+            if preparation is not None:
+                return _Prepare(preparation)
         if not writing:
             return _WRITES
         outcome = self._perform(uow, msg, here, judged) if isinstance(judged, Found) else judged
@@ -779,6 +789,14 @@ class _Writes:
 
 
 _WRITES = _Writes()
+
+
+@dataclass(frozen=True)
+class _Prepare:
+    """A unit of work's answer when its command needs slow work done first (``Game.prepare``): do it
+    outside any transaction, then judge the request again."""
+
+    work: Callable[[], object]
 
 
 def _tournament_named(uow: UnitOfWork, channel: str, wanted: str | None) -> Tournament | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from engine.dice import DiceSource
@@ -184,6 +184,13 @@ class Game(Protocol[State]):
         self, state: State, actor: str, command: Command, dice: DiceSource
     ) -> tuple[State, Sequence[Event]]:
         """Perform one command by participant ``actor``; refusals raise a CroupierError."""
+        ...
+
+    def prepare(self, state: State, command: Command) -> Callable[[], object] | None:
+        """Slow work ``apply`` would do for ``command`` (Killer's exact-odds table behind ``auto`` and a
+        turn timeout), as a function the service runs first, off the event loop and outside any
+        transaction, so that ``apply`` finds it done; None when there is none, or it is done. The
+        function only fills the game's own memo tables: it changes no state."""
         ...
 
     def dump(self, state: State) -> dict[str, Any]: ...

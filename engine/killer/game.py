@@ -8,7 +8,8 @@ refusal raises before anything is built, so the given state is never touched.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from engine.dice import DiceSource
@@ -32,8 +33,8 @@ from engine.game import (
 from engine.game import (
     Result as GameResult,
 )
-from engine.killer import choices, flow, signup, snapshot, words
-from engine.killer.advice import advice, auto_keep
+from engine.killer import choices, flow, odds, signup, snapshot, words
+from engine.killer.advice import advice, auto_keep, goal
 from engine.killer.classic import Classic
 from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
 from engine.killer.events import TimedOut
@@ -126,6 +127,17 @@ class _KillerGame:
             raise IllegalCommand(EXPECTING[turn.step], player=turn.player, value=turn.value)
         new, events = _perform(state, turn, command)
         return _settled(new, events, dice)
+
+    def prepare(self, state: KillerState, command: Command) -> Callable[[], object] | None:
+        """``auto`` and a timeout in a keep phase keep what the exact-odds solver says: build its
+        table for the game's dice and the phase's goal first (up to a second for ten dice)."""
+        turn = state.turn
+        if state.over or turn is None or not isinstance(command, Auto | Timeout):
+            return None
+        if turn.step not in ("setup", "keep") and not turn.due:
+            return None
+        dice, target = state.rules.dice, goal(state, turn)
+        return None if odds.solver.ready(dice, target) else partial(odds.solver, dice, target)
 
     def dump(self, state: KillerState) -> dict[str, Any]:
         return snapshot.dump(state)

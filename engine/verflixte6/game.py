@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.dice import DiceSource
@@ -57,6 +57,9 @@ class Verflixte6:
         self, state: Durchgang, actor: str, command: Command, dice: DiceSource
     ) -> tuple[Durchgang, Sequence[V6Event]]:
         return rules.apply(state, actor, command, dice)
+
+    def prepare(self, state: Durchgang, command: Command) -> Callable[[], object] | None:
+        return None  # every step is quick
 
     def dump(self, state: Durchgang) -> dict[str, Any]:
         return snapshot.dump(state)
