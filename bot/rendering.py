@@ -189,8 +189,14 @@ class Narrator:
         return Board(table.game_id, table.version, player, buttons, placeholders)
 
     def _placeholder(self, game: Game[Any], group: str, lang: str) -> str:
+        """What a group's select menu says while nothing is picked: the game's own ``select.<group>``
+        (its catalogue is looked in first), else the shared ``discord.select.<group>``, else the
+        shared ``discord.select.other``."""
         scope = scope_of(game)
-        for key in (f"select.{group}", f"discord.select.{group}"):
+        own = f"select.{group}"
+        if own in texts.game_catalogue(scope, lang):
+            return self.line(own, {}, lang, game=game, literal=True)
+        for key in (own, f"discord.select.{group}"):
             if texts.has(key, lang, scope):
                 return self.line(key, {}, lang, game=game, literal=True)
         return self.line("discord.select.other", {}, lang, literal=True)
