@@ -138,7 +138,8 @@ class OpenGame:
 
 @dataclass(frozen=True)
 class ChangeSettings:
-    """Per-channel settings: language, moderator role, turn timeout, and the web pages (``web=on|off``)."""
+    """Per-channel settings: language, moderator role, turn timeout, threads (``threads=on|off``), and
+    the web pages (``web=on|off``)."""
 
     options: Mapping[str, str]
 
@@ -155,7 +156,7 @@ class ChangeSettings:
         settings = ctx.channel.settings
         if fields or web is None:
             uow.settings.set(ctx.guild, settings.channel, **fields)
-        shown = ", ".join(f"{key}={value}" for key, value in fields.items())
+        shown = ", ".join(f"{key}={_shown(value)}" for key, value in fields.items())
         lang = fields.get("language") or ctx.lang
         lines = [ctx.narrator.line("common.settings_changed", {"settings": shown}, lang)] if fields else []
         if web is not None:
@@ -163,6 +164,13 @@ class ChangeSettings:
         reply = Reply(ok=True, lines=tuple(lines), language=lang)
         logged = {"type": "Settings", **fields} | ({} if web is None else {"web": web})
         return Done(reply, logged)
+
+
+def _shown(value: Any) -> str:
+    """A setting as /settings reads it back: a switch is ``on``/``off``."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def _web_switch(uow: UnitOfWork, ctx: Context, channel: str, on: bool, lang: str) -> str:

@@ -1,6 +1,7 @@
-"""Reading ``/settings key=value …``: per-channel language, moderator role, turn timeout, and whether
-the channel's tournament is on the web (``web=on|off``, a flag the moderator action turns into a
-web token)."""
+"""Reading ``/settings key=value …``: per-channel language, moderator role, turn timeout, whether a
+game opened in a text channel gets a Discord thread of its own (``threads=on|off``), and whether the
+channel's tournament is on the web (``web=on|off``, a flag the moderator action turns into a web
+token)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,10 @@ _KEYS = {
     "timeout": "turn_timeout_seconds",
     "turn_timeout": "turn_timeout_seconds",
     "web": "web",
+    "threads": "threads",
+    "thread": "threads",
 }
+_SWITCHES = frozenset({"web", "threads"})  # fields that are on or off
 _ON = frozenset({"on", "yes", "true", "1", "an", "ein", "ja", "oui", "marche"})
 _OFF = frozenset({"off", "no", "false", "0", "aus", "nein", "non", "arret", "arrêt"})
 _MAX_TIMEOUT = 14 * 24 * 3600
@@ -54,10 +58,12 @@ def parse_settings(options: Mapping[str, str]) -> dict[str, Any]:
             if value.lower() not in LANGUAGES:
                 raise InvalidCommand("unknown_language", language=value, valid=list(LANGUAGES))
             fields[field] = value.lower()
-        elif field == "web":
+        elif field in _SWITCHES:
             word = value.strip().lower()
             if word not in _ON | _OFF:
-                raise InvalidCommand("web_switch", value=value, valid=["on", "off"])
+                if field == "web":
+                    raise InvalidCommand("web_switch", value=value, valid=["on", "off"])
+                raise InvalidCommand("setting_switch", setting=key, value=value, valid=["on", "off"])
             fields[field] = word in _ON
         elif field == "turn_timeout_seconds":
             seconds = _seconds(value)
