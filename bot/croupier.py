@@ -68,6 +68,8 @@ from bot.store import (
     Tournament,
     UnitOfWork,
 )
+from bot.suggestions import WHAT, Suggestion, suggestions_in
+from bot.suggestions import options as suggested_options
 from bot.verify import Report, verify_in
 from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand
@@ -620,6 +622,20 @@ class Croupier:
             return None
         game = GAMES[record.kind]
         return game.summary(game.load(record.snapshot)), record.dice_used
+
+    # ------------------------------------------------------------------ suggestions while typing
+
+    async def suggest(self, msg: Incoming, what: str, typed: str, *, kind: str = "") -> list[Suggestion]:
+        """Choices for an option being typed (Discord's autocomplete), in the channel's language: the
+        open game's jokers or seated players, or the options of the game ``kind``. Reads only."""
+        if what == "options":
+            return suggested_options(kind, typed)
+        if what not in WHAT:
+            raise ValueError(f"nothing to suggest for {what!r}; known: {', '.join(WHAT)}")
+        return await self.store.run(
+            lambda uow: suggestions_in(uow, self.narrator, msg.guild, msg.channel, msg.home, what, typed),
+            read_only=True,
+        )
 
     # ------------------------------------------------------------------ plumbing
 

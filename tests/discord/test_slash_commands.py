@@ -67,7 +67,7 @@ async def test_commands_are_synced_with_german_and_english_localisations(table: 
     names = sorted(command["name"] for command in synced)
     assert names == [
         "aussteigen", "durchgang", "einstellungen", "export", "hilfe", "joker", "joker-info",
-        "mitmachen", "pruefen", "regeln", "tabelle", "turnier",
+        "korrektur", "mitmachen", "pruefen", "regeln", "tabelle", "turnier", "zug",
     ]  # fmt: skip
     for command in synced:
         assert sent[command["name"]]["dm_permission"] is False, command["name"]  # guild channels only
