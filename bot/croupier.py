@@ -584,7 +584,8 @@ class Croupier:
         channel = await self._channel(msg)
         lang = language_of(channel)
         listing = ", ".join(self.spelling.listing(lang))
-        lines = [self.narrator.line("common.help", {"commands": listing}, lang)]
+        # The listing is the front end's own (Discord's command mentions): nothing in it to escape.
+        lines = [self.narrator.line("common.help", {"commands": listing}, lang, literal=True)]
         game = self._game_of(channel)
         if game is not None:
             lines.append(self.narrator.line("help.words", {}, lang, game=game))
@@ -636,6 +637,21 @@ class Croupier:
             lambda uow: suggestions_in(uow, self.narrator, msg.guild, msg.channel, msg.home, what, typed),
             read_only=True,
         )
+
+    # ------------------------------------------------------------------ facts kept between starts
+
+    async def recall(self, key: str) -> str | None:
+        """A fact a front end kept between starts (the hash of the registered slash commands)."""
+        return await self.store.run(lambda uow: uow.bot_state.get(key), read_only=True)
+
+    async def remember(self, key: str, value: str) -> None:
+        """Keep a fact between starts, replacing what was kept under ``key``."""
+
+        def write(uow: UnitOfWork) -> None:
+            uow.bot_state.put(key, value, self.clock())
+            uow.commit()
+
+        await self.store.run(write)
 
     # ------------------------------------------------------------------ plumbing
 
