@@ -1,7 +1,7 @@
 """Moderator corrections on Discord (``/korrektur …``): an undo restores the game and the next roll is a
 new die, an adjustment counts in ``/tabelle``, a disqualified player cannot join; each is a public note,
 a player is refused privately and nothing changes, a redelivered interaction is applied once, and the
-commands carry English and French names. Rule ids: V6-S3 (Freiwurf), V6-S7 (stopp)."""
+commands carry English and French names. Rule id: V6-S3 (the Freiwurf the undo takes back to)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ async def test_V6_S3_an_undo_restores_the_points_and_the_next_roll_is_a_new_die(
 
 
 @pytest.mark.parametrize("db_backend", BACKENDS, indirect=True)
-async def test_V6_S7_an_adjustment_shows_in_the_standings(table: Table) -> None:
+async def test_an_adjustment_shows_in_the_standings(table: Table) -> None:
     p = table.people
     async with table.running():
         await closed_durchgang(table)
@@ -86,7 +86,7 @@ async def test_V6_S7_an_adjustment_shows_in_the_standings(table: Table) -> None:
     assert {r.name: (r.total, r.adjustment) for r in exported.rows} == {"Anna": (3, 0), "Ben": (1, -3)}
 
 
-async def test_V6_S7_a_disqualified_player_cannot_join_until_reinstated(table: Table) -> None:
+async def test_a_disqualified_player_cannot_join_until_reinstated(table: Table) -> None:
     p = table.people
     async with table.running():
         await closed_durchgang(table)
