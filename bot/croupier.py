@@ -75,6 +75,8 @@ from bot.store import (
     Tournament,
     UnitOfWork,
 )
+from bot.suggestions import WHAT, Suggestion, suggestions_in
+from bot.suggestions import options as suggested_options
 from bot.verify import Report, verify_in
 from engine import dice as dice_mod
 from engine.errors import IllegalCommand, InvalidCommand
@@ -654,7 +656,8 @@ class Croupier:
         channel = await self._channel(msg)
         lang = language_of(channel)
         listing = ", ".join(self.spelling.listing(lang))
-        lines = [self.narrator.line("common.help", {"commands": listing}, lang)]
+        # The listing is the front end's own (Discord's command mentions): nothing in it to escape.
+        lines = [self.narrator.line("common.help", {"commands": listing}, lang, literal=True)]
         game = self._game_of(channel)
         if game is not None:
             lines.append(self.narrator.line("help.words", {}, lang, game=game))
@@ -706,6 +709,35 @@ class Croupier:
             return None
         game = GAMES[record.kind]
         return game.summary(game.load(record.snapshot)), record.dice_used
+
+    # ------------------------------------------------------------------ suggestions while typing
+
+    async def suggest(self, msg: Incoming, what: str, typed: str, *, kind: str = "") -> list[Suggestion]:
+        """Choices for an option being typed (Discord's autocomplete), in the channel's language: the
+        open game's jokers or seated players, or the options of the game ``kind``. Reads only."""
+        if what == "options":
+            return suggested_options(kind, typed)
+        if what not in WHAT:
+            raise ValueError(f"nothing to suggest for {what!r}; known: {', '.join(WHAT)}")
+        return await self.store.run(
+            lambda uow: suggestions_in(uow, self.narrator, msg.guild, msg.channel, msg.home, what, typed),
+            read_only=True,
+        )
+
+    # ------------------------------------------------------------------ facts kept between starts
+
+    async def recall(self, key: str) -> str | None:
+        """A fact a front end kept between starts (the hash of the registered slash commands)."""
+        return await self.store.run(lambda uow: uow.bot_state.get(key), read_only=True)
+
+    async def remember(self, key: str, value: str) -> None:
+        """Keep a fact between starts, replacing what was kept under ``key``."""
+
+        def write(uow: UnitOfWork) -> None:
+            uow.bot_state.put(key, value, self.clock())
+            uow.commit()
+
+        await self.store.run(write)
 
     # ------------------------------------------------------------------ plumbing
 

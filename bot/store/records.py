@@ -163,6 +163,7 @@ class ChannelDefaults:
     language: str | None = None
     moderator_role: str | None = None
     turn_timeout_seconds: int = DEFAULT_TURN_TIMEOUT_SECONDS
+    threads: bool = True  # a game opened in a text channel gets a thread of its own
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ChannelDefaults:
@@ -182,6 +183,7 @@ class ChannelSettings:
     language: str | None  # None: the game's own language
     moderator_role: str | None
     turn_timeout_seconds: int
+    threads: bool = True  # a game opened in a text channel gets its own thread (a forum's always does)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -37,6 +37,7 @@ from bot.store.errors import StoreUnavailable
 from bot.store.migrate import check_schema
 from bot.store.records import ChannelDefaults
 from bot.store.repositories import (
+    BotState,
     Channels,
     ChannelSettingsRepository,
     CommandLog,
@@ -59,9 +60,9 @@ RECYCLE_S = 1800.0  # a worker's connection is replaced after this long (idle ti
 class UnitOfWork:
     """One transaction and the repositories working in it.
 
-    ``log``, ``tournaments``, ``games``, ``settings``, ``channels``, ``corrections`` and ``web`` all
-    share the transaction; nothing they write is kept unless :meth:`commit` is called before the unit
-    of work ends.
+    ``log``, ``tournaments``, ``games``, ``settings``, ``channels``, ``corrections``, ``web`` and
+    ``bot_state`` all share the transaction; nothing they write is kept unless :meth:`commit` is called
+    before the unit of work ends.
     """
 
     def __init__(self, connection: Connection, url: str | URL, defaults: ChannelDefaults) -> None:
@@ -76,6 +77,7 @@ class UnitOfWork:
         self.channels = Channels(tx, self.games, defaults)
         self.corrections = Corrections(tx)
         self.web = WebPages(tx, self.games)  # web visibility and the pages' reads (bot/pages.py)
+        self.bot_state = BotState(tx)  # facts the bot keeps between starts (the slash commands' hash)
 
     def commit(self) -> None:
         """Make everything written so far durable; the unit of work may go on in a new transaction."""

@@ -32,11 +32,16 @@ def joker_highlights(after: Durchgang, events: Sequence[Event]) -> list[Highligh
     return shown
 
 
-def joker_overview(state: Durchgang | None) -> list[Line]:
-    """The description of every joker ``state`` plays with (without one: those enabled by default),
-    in the order of the rule text."""
+def enabled_jokers(state: Durchgang | None) -> list[str]:
+    """The jokers ``state`` plays with (without one: those enabled by default), in the order of the
+    rule text."""
     enabled = state.options.jokers if state is not None else registry.DEFAULT_ENABLED
-    return [Line(f"v6.joker_info.{name}") for name in registry.NAMES if name in enabled]
+    return [name for name in registry.NAMES if name in enabled]
+
+
+def joker_overview(state: Durchgang | None) -> list[Line]:
+    """The description of every joker ``state`` plays with, in the order of the rule text."""
+    return [Line(f"v6.joker_info.{name}") for name in enabled_jokers(state)]
 
 
 def _chosen(state: Durchgang, pid: str) -> tuple[str, ...]:

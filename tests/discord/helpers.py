@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
+from bot.discord.command_ids import CommandIds
 from bot.discord.commands import DiscordSpelling
 from bot.discord.options import BotOptions
 from bot.games import GAMES
@@ -153,6 +154,16 @@ class Table:
         with self.store.transaction(read_only=True) as uow:
             return uow.log.of_game(game_id)
 
+    # ------------------------------------------------------------------ what the croupier says here
+
+    def says(self, key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
+        """:func:`says` with the commands named as the guild's members see them once synced: as
+        mentions carrying the ids the emulator gave them."""
+        return says(key, lang, game, synced=synced_ids(self.emu, self.people.guild), **facts)
+
+    def refusal(self, key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
+        return f"⚠️ {self.says(key, lang, game, **facts)}"
+
 
 def custom_id_for(message: BotMessage, label: str) -> str:
     """The custom id of the button labelled ``label`` on a board."""
@@ -242,11 +253,28 @@ def embeds_of(response: InteractionResponse) -> list[dict[str, Any]]:
 BLANK_FIELD = "\u200b"  # the name of an embed field that continues the one before it
 
 
-def says(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
+def says(
+    key: str,
+    lang: str = "de",
+    game: str | None = "verflixte6",
+    *,
+    synced: CommandIds | None = None,
+    **facts: Any,
+) -> str:
     """What the croupier says for a catalogue key on Discord (its command names, the game's catalogue):
     tests compare with this instead of copying the bot's output. ``game=None``: the shared catalogues
-    only, as for answers about no game (settings, standings, refusals of moderator actions)."""
-    return Narrator(DiscordSpelling()).line(key, facts, lang, game=GAMES[game] if game is not None else None)
+    only, as for answers about no game (settings, standings, refusals of moderator actions).
+    ``synced``: the ids of the synced commands (see :meth:`Table.says`); without them, commands are
+    named as before any sync."""
+    narrator = Narrator(DiscordSpelling(synced))
+    return narrator.line(key, facts, lang, game=GAMES[game] if game is not None else None)
+
+
+def synced_ids(emu: DiscordEmulator, guild: int | None) -> CommandIds:
+    """The ids of the slash commands as the emulator registered them for ``guild`` (None: global)."""
+    ids = CommandIds()
+    ids.learn_ids(guild, {c["name"]: int(c["id"]) for c in emu.synced_commands(guild) if c["type"] == 1})
+    return ids
 
 
 def refusal(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:

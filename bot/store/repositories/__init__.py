@@ -4,9 +4,10 @@ They speak SQLAlchemy Core over the mapped tables and return the frozen records 
 :mod:`bot.store.records`. None of them commits: the unit of work does, once, for the whole command.
 One module per concern: ``log`` (the command log), ``games``, ``tournaments``, ``settings`` (channel
 settings and the command path's one read of a channel), ``corrections`` (moderators' corrections),
-over ``tables`` and ``transaction``.
+``bot_state`` (facts the bot keeps between starts), over ``tables`` and ``transaction``.
 """
 
+from bot.store.repositories.bot_state import BotState
 from bot.store.repositories.corrections import Corrections
 from bot.store.repositories.games import Games
 from bot.store.repositories.log import CommandLog
@@ -28,6 +29,7 @@ from bot.store.repositories.web import RolledDice, VisibleChannel, WebPages
 __all__ = [
     "PARTICIPANT_FIELDS",
     "SETTING_FIELDS",
+    "BotState",
     "ChannelSettingsRepository",
     "Channels",
     "CommandLog",
