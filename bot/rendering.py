@@ -189,16 +189,11 @@ class Narrator:
         return Board(table.game_id, table.version, player, buttons, placeholders)
 
     def _placeholder(self, game: Game[Any], group: str, lang: str) -> str:
-        """What a group's select menu says while nothing is picked: the game's own ``select.<group>``
-        (its catalogue is looked in first), else the shared ``discord.select.<group>``, else the
-        shared ``discord.select.other``."""
-        scope = scope_of(game)
+        """What a group's select menu says while nothing is picked: the game's own ``select.<group>``,
+        else the neutral ``discord.select.other`` ("Choose …")."""
         own = f"select.{group}"
-        if own in texts.game_catalogue(scope, lang):
+        if own in texts.game_catalogue(scope_of(game), lang):
             return self.line(own, {}, lang, game=game, literal=True)
-        for key in (own, f"discord.select.{group}"):
-            if texts.has(key, lang, scope):
-                return self.line(key, {}, lang, game=game, literal=True)
         return self.line("discord.select.other", {}, lang, literal=True)
 
     def card(self, highlight: Highlight, lang: str, game: Game[Any], name_of: NameOf) -> Card:
