@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from bot.corrections import correction_line
 from bot.discord.escape import unescaped
 from bot.exports import StandingsTable
 from bot.fairness import FaceTest, Luck, counts_of, face_test, luck_of
@@ -24,12 +25,14 @@ from bot.games import DEFAULT_LANGUAGE, GAMES
 from bot.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.standings import standings_of
-from bot.store import GameRecord, LogEntry, Store, Tournament, UnitOfWork
+from bot.store import Correction, GameRecord, LogEntry, Store, Tournament, UnitOfWork
 from bot.store.repositories import RolledDice, VisibleChannel
 from engine.game import Game
 
-# Discord mentions in typed text (<@123>, <@!123>, <@&123>, <#123>): shown as names, never as ids.
-_MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
+# Discord mentions in typed text, shown as names, never as ids: the mention markup (<@123>, <@!123>,
+# <@&123>, <#123>) and the bare ``@123…`` the Discord front end stores for a mention of a person
+# (bot.discord.mentions.service_text), a snowflake of 15 to 20 digits.
+_MENTION = re.compile(r"<(@!?|@&|#)(\d+)>|(?<![\w@<])@(\d{15,20})(?!\d)")
 
 
 # --- what the pages show ---------------------------------------------------------------------------
@@ -83,10 +86,13 @@ class TournamentPage:
     scoring: str
     language: str
     current: bool
-    standings: StandingsTable  # the same table as `croupier export --format json`
+    # The same table as `croupier export --format json`, moderators' corrections counted: its notes
+    # hold each points adjustment and each disqualified player, with the reason.
+    standings: StandingsTable
     games: tuple[GameLink, ...]
     fairness: Fairness
     others: tuple[tuple[int, str], ...]  # the channel's other tournaments: (id, name)
+    corrections: tuple[str, ...] = ()  # every correction as `/corrections` words it, oldest first
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,17 @@ class Seat:
     role: str  # localised
     points: int
     to_act: bool
+
+
+@dataclass(frozen=True)
+class Voided:
+    """Why a move no longer counts: the moderator's undo (its dice stay used and are still checked)."""
+
+    by: str  # the moderator's display name
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"by": self.by, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -109,6 +126,7 @@ class Move:
     dice_from: int
     lines: tuple[str, ...]
     at: datetime
+    voided: Voided | None = None  # undone by a moderator
 
 
 @dataclass(frozen=True)
@@ -144,6 +162,7 @@ class LiveGame:
     table: tuple[Seat, ...]
     moves: tuple[Move, ...]
     cursor: int
+    voided: Mapping[int, Voided] = field(default_factory=dict)  # every voided move so far, by cursor
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,9 +181,12 @@ class LiveGame:
                     "dice": list(m.dice),
                     "dice_from": m.dice_from,
                     "lines": list(m.lines),
+                    "voided": m.voided.to_json() if m.voided else None,
                 }
                 for m in self.moves
             ],
+            # An undo voids a move the page may already show: the page marks these rows.
+            "voided": [{"cursor": cursor, **why.to_json()} for cursor, why in sorted(self.voided.items())],
         }
 
 
@@ -214,7 +236,7 @@ class Pages:
                     TournamentLink(
                         token=visible.token,
                         tournament_id=tournament.id,
-                        name=tournament.name,
+                        name=without_ids(tournament.name, _names(games)),
                         language=_language(uow, visible, games),
                         games=len(games),
                         current=tournament is tournaments[-1],
@@ -238,17 +260,21 @@ class Pages:
         closed = tuple(game for game in games if not game.is_open)
         rolled = uow.web.dice_in([game.id for game in games])
         names = _names(games)
+        corrections = tuple(
+            replace(c, reason=without_ids(c.reason, names)) for c in uow.corrections.of_tournament(chosen.id)
+        )
         return TournamentPage(
             token=token,
             tournament_id=chosen.id,
-            name=chosen.name,
+            name=without_ids(chosen.name, names),
             scoring=chosen.scoring,
             language=lang,
             current=chosen.id == tournaments[-1].id,
-            standings=standings_of(chosen, closed),
+            standings=standings_of(chosen, closed, corrections, lang),
             games=tuple(self._link(game, lang, rolled_in(rolled, game.id)) for game in games),
             fairness=fairness_of(((r.actor, r.dice) for r in rolled), names),
-            others=tuple((t.id, t.name) for t in tournaments if t.id != chosen.id),
+            others=tuple((t.id, without_ids(t.name, names)) for t in tournaments if t.id != chosen.id),
+            corrections=tuple(correction_line(self.narrator, c, lang) for c in corrections),
         )
 
     def _link(self, record: GameRecord, lang: str, dice: int) -> GameLink:
@@ -268,11 +294,11 @@ class Pages:
         visible, tournament, record = found
         lang = _language(uow, visible, (record,))
         entries = uow.log.of_game(record.id)
-        moves = self._moves(record, entries, lang)
+        moves = self._moves(record, entries, lang, _undos(uow, record.id))
         return GamePage(
             token=token,
             tournament_id=tournament.id,
-            tournament=tournament.name,
+            tournament=without_ids(tournament.name, _names((record,))),
             game_id=record.id,
             number=record.number,
             title=self._title(record, lang),
@@ -293,7 +319,8 @@ class Pages:
             return None
         visible, _, record = found
         lang = _language(uow, visible, (record,))
-        moves = self._moves(record, uow.web.log_after(record.id, after), lang)
+        undos = _undos(uow, record.id)
+        moves = self._moves(record, uow.web.log_after(record.id, after), lang, undos)
         return LiveGame(
             status=record.status,
             version=record.version,
@@ -301,6 +328,11 @@ class Pages:
             table=self._seats(record, lang),
             moves=moves,
             cursor=moves[-1].cursor if moves else after,
+            voided={
+                undo.voided_entry: _voided(undo, _names((record,)))
+                for undo in undos.values()
+                if undo.voided_entry is not None
+            },
         )
 
     def _stats(
@@ -342,13 +374,19 @@ class Pages:
     def _role(self, game: Game[Any] | None, role: str, lang: str) -> str:
         return role if game is None else self.narrator.line(f"role.{role}", {}, lang, game=game)
 
-    def _moves(self, record: GameRecord, entries: Sequence[LogEntry], lang: str) -> tuple[Move, ...]:
+    def _moves(
+        self,
+        record: GameRecord,
+        entries: Sequence[LogEntry],
+        lang: str,
+        undos: Mapping[int, Correction] | None = None,
+    ) -> tuple[Move, ...]:
         names = {p.player: p.name for p in record.participants}
         for entry in entries:  # someone who left the game keeps the name the log's tables knew
             for row in _reply(entry).get("table", ()) or ():
                 if isinstance(row, Mapping) and "player" in row and "name" in row:
                     names.setdefault(str(row["player"]), str(row["name"]))
-        return tuple(_move(entry, names) for entry in entries)
+        return tuple(_move(entry, names, undos or {}) for entry in entries)
 
 
 def _no_tournament_yet(token: str, lang: str) -> TournamentPage:
@@ -374,13 +412,14 @@ def _reply(entry: LogEntry) -> Mapping[str, Any]:
     return entry.reply if isinstance(entry.reply, Mapping) else {}
 
 
-def _move(entry: LogEntry, names: Mapping[str, str]) -> Move:
+def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correction] | None = None) -> Move:
     reply = _reply(entry)
     private = bool(reply.get("private"))
     lines = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
     if entry.message_id.startswith(DISCORD_PREFIXES):  # rendered for Discord: its escapes are not ours
         lines = tuple(unescaped(line) for line in lines)
     kind = str(entry.command.get("type", "")) if isinstance(entry.command, Mapping) else ""
+    undo = (undos or {}).get(entry.voided_by) if entry.voided_by is not None else None
     return Move(
         cursor=entry.id,
         actor=names.get(entry.actor, ""),
@@ -388,17 +427,32 @@ def _move(entry: LogEntry, names: Mapping[str, str]) -> Move:
         text=without_ids(entry.text, names),
         dice=tuple(int(face) for face in entry.dice),
         dice_from=entry.dice_from,
-        lines=lines,
+        lines=tuple(without_ids(line, names) for line in lines),
         at=entry.created_at,
+        voided=None if not entry.voided else _voided(undo, names),
     )
+
+
+def _undos(uow: UnitOfWork, game_id: int) -> dict[int, Correction]:
+    """The undos that voided some of the game's moves, by correction id."""
+    return {c.id: c for c in uow.corrections.of_game(game_id) if c.kind == "undo"}
+
+
+def _voided(undo: Correction | None, names: Mapping[str, str]) -> Voided:
+    if undo is None:  # voided by a correction the store no longer names: still shown as voided
+        return Voided(by="", reason="")
+    return Voided(by=undo.moderator_name, reason=without_ids(undo.reason, names))
 
 
 def without_ids(text: str, names: Mapping[str, str]) -> str:
     """Typed text with Discord mentions of people turned into their display names (``@Anna``), and
-    any other mention into a bare sign: the pages show no ids of people."""
+    any other mention into a bare sign: the pages show no ids of people. ``names``: display names
+    by participant id (a Discord user id); someone not among them is shown as ``@…``."""
 
     def shown(match: re.Match[str]) -> str:
-        sign, ident = match.group(1), match.group(2)
+        sign, ident, bare = match.group(1), match.group(2), match.group(3)
+        if bare is not None:
+            return "@" + names.get(bare, "…")
         if sign.startswith("@") and sign != "@&":
             return "@" + names.get(ident, "…")
         return ("#" if sign == "#" else "@") + "…"
