@@ -7,15 +7,16 @@ exist only while a moderator has put it on the web (``/settings web=on``); every
 through the channel's token, so a hidden channel answers None like a token nobody ever had.
 
 The web front end (:mod:`bot.web`) only draws these values; it never opens a unit of work itself.
+A read that meets a pooled connection the server dropped is read once more on a fresh one.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.corrections import correction_line
 from bot.discord.escape import unescaped
@@ -25,9 +26,11 @@ from bot.games import DEFAULT_LANGUAGE, GAMES
 from bot.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.standings import standings_of
-from bot.store import Correction, GameRecord, LogEntry, Store, Tournament, UnitOfWork
+from bot.store import Correction, GameRecord, LogEntry, Store, StoreUnavailable, Tournament, UnitOfWork
 from bot.store.repositories import RolledDice, VisibleChannel
 from engine.game import Game
+
+T = TypeVar("T")
 
 # Discord mentions in typed text, shown as names, never as ids: the mention markup (<@123>, <@!123>,
 # <@&123>, <#123>) and the bare ``@123…`` the Discord front end stores for a mention of a person
@@ -202,19 +205,19 @@ class Pages:
 
     async def index(self) -> tuple[TournamentLink, ...]:
         """Every tournament of every channel on the web, newest channel tournament first per channel."""
-        return await self.store.run(self._index, read_only=True)
+        return await self._read(self._index)
 
     async def tournament(self, token: str, tournament_id: int | None = None) -> TournamentPage | None:
         """A visible channel's tournament (its newest when no id is given); None if not on the web."""
-        return await self.store.run(lambda uow: self._tournament(uow, token, tournament_id), read_only=True)
+        return await self._read(lambda uow: self._tournament(uow, token, tournament_id))
 
     async def game(self, token: str, game_id: int) -> GamePage | None:
         """A game of a visible channel's tournaments; None otherwise."""
-        return await self.store.run(lambda uow: self._game(uow, token, game_id), read_only=True)
+        return await self._read(lambda uow: self._game(uow, token, game_id))
 
     async def live(self, token: str, game_id: int, after: int = 0) -> LiveGame | None:
         """The game's table now and its moves after the cursor ``after``."""
-        return await self.store.run(lambda uow: self._live(uow, token, game_id, after), read_only=True)
+        return await self._read(lambda uow: self._live(uow, token, game_id, after))
 
     async def stats(
         self, channel: str = "console", tournament_id: int | None = None
@@ -222,7 +225,17 @@ class Pages:
         """``croupier stats``: a tournament's fairness figures and the language to word them in.
 
         Not limited to channels on the web: this is the operator's command line."""
-        return await self.store.run(lambda uow: self._stats(uow, channel, tournament_id), read_only=True)
+        return await self._read(lambda uow: self._stats(uow, channel, tournament_id))
+
+    async def _read(self, work: Callable[[UnitOfWork], T]) -> T:
+        """One read-only unit of work; once more when the pooled connection turned out dead (the
+        server restarted since): reading twice changes nothing, and the reader gets the page."""
+        try:
+            return await self.store.run(work, read_only=True)
+        except StoreUnavailable as error:
+            if not error.retryable:
+                raise
+            return await self.store.run(work, read_only=True)
 
     # --- inside the unit of work -------------------------------------------------------------------
 
