@@ -9,14 +9,10 @@ reach this machine), so nothing else that uses 127.0.0.1:8080 meets them."""
 from __future__ import annotations
 
 import json
-import os
-import queue
-import random
 import signal
 import socket
 import subprocess
 import sys
-import threading
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,8 +22,7 @@ import pytest
 
 from bot.settings import DEFAULT_WEB_PORT
 from bot.texts import render
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.web.processes import REPO, Lines, environment, own_loopback
 
 
 def free_port() -> int:
@@ -39,11 +34,6 @@ def free_port() -> int:
 def fetch(url: str) -> tuple[int, str]:
     with urllib.request.urlopen(url, timeout=30) as response:
         return response.status, response.read().decode()
-
-
-def environment(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_", "DISCORD_", "DATABASE_"))}
-    return {**env, "PYTHONUNBUFFERED": "1", **extra}
 
 
 def test_croupier_web_serves_the_pages(tmp_path: Path) -> None:
@@ -124,11 +114,6 @@ def test_beside_the_bot_the_pages_run_on_a_thread_of_their_own(tmp_path: Path) -
         raise AssertionError("the pages still answer after stop()")
 
 
-def own_loopback() -> str:
-    """A loopback address nobody else uses, so its port 8080 is this test's."""
-    return f"127.{random.randint(1, 254)}.{random.randint(1, 254)}.{random.randint(2, 254)}"
-
-
 @contextmanager
 def taken(host: str, port: int) -> Iterator[None]:
     """Something else listening on host:port."""
@@ -136,22 +121,6 @@ def taken(host: str, port: int) -> Iterator[None]:
         holder.bind((host, port))
         holder.listen()
         yield
-
-
-class Lines:
-    """A process's stdout read on a thread, so a test waits for a line with a timeout."""
-
-    def __init__(self, process: subprocess.Popen[str]) -> None:
-        self.queue: queue.Queue[str] = queue.Queue()
-        assert process.stdout is not None
-        stream = process.stdout
-        threading.Thread(target=lambda: [self.queue.put(line) for line in stream], daemon=True).start()
-
-    def until(self, needle: str, timeout: float = 60) -> str:
-        while True:
-            line = self.queue.get(timeout=timeout)
-            if needle in line:
-                return line
 
 
 def croupier(*args: str, cwd: Path, stdin: str = "", **env: str) -> subprocess.CompletedProcess[str]:

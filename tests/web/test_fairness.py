@@ -139,16 +139,24 @@ def test_the_verifiable_dice_give_uniform_p_values(record_property: pytest.Recor
     below the 1 % critical value, and each tenth of (0, 1) holds about a tenth of them."""
     started = time.perf_counter()
     p_values = []
+    tests = []
     for tournament in range(TOURNAMENTS):
         seed = hashlib.sha256(f"fairness-simulation:{tournament}".encode()).digest()
         faces = [derive_die(seed, tournament + 1, i) for i in range(DICE)]
-        p_values.append(face_test(counts_of(faces)).p)
+        tests.append(face_test(counts_of(faces)))
+        p_values.append(tests[-1].p)
     d = ks_uniform(p_values)
     critical = ks_critical_1_percent(TOURNAMENTS)
     deciles = [sum(1 for p in p_values if i / 10 <= p < (i + 1) / 10) for i in range(10)]
     deciles_chi2 = sum((count - TOURNAMENTS / 10) ** 2 / (TOURNAMENTS / 10) for count in deciles)
     elapsed = time.perf_counter() - started
     report = {
+        "first_tournament": {
+            "faces": list(tests[0].counts),
+            "chi2": round(tests[0].chi2, 3),
+            "p": round(tests[0].p, 4),
+        },
+        "unusual_below_1pct": sum(1 for p in p_values if p < 0.01),
         "ks": round(d, 4),
         "ks_critical_1pct": round(critical, 4),
         "deciles": deciles,
