@@ -18,6 +18,7 @@ WIDTH = 360
 HEIGHT = 220
 LEFT, RIGHT, TOP, BOTTOM = 36, 12, 12, 28
 COLOURS = 8
+MOST_X_LABELS = 12  # beyond that, only every n-th Durchgang is labelled (and the last), so none overlap
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,11 @@ def chart_of(table: StandingsTable) -> Chart:
         line = " ".join(f"{px},{py}" for px, py in ((x(0), y(0)), *((dx, dy) for dx, dy, _ in dots)))
         css = f"series-{position % COLOURS}" + (" dashed" if position >= COLOURS else "")
         series.append(Series(name, running, line, dots, css))
-    x_ticks = tuple(Tick(x(i + 1), label) for i, label in enumerate(labels))
+    every = -(-rounds // MOST_X_LABELS)  # ceil
+    x_ticks = tuple(
+        Tick(x(i + 1), label)
+        for i, label in enumerate(labels)
+        if (i + 1) % every == 0 or i + 1 == rounds or every == 1
+    )
     y_ticks = tuple(Tick(y(v), str(v)) for v in range(int(low), int(high) + 1, step))
     return Chart(WIDTH, HEIGHT, tuple(series), x_ticks, y_ticks, y(0), LEFT, WIDTH - RIGHT)
