@@ -13,7 +13,9 @@ A read that meets a pooled connection the server dropped is read once more on a 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
@@ -202,6 +204,7 @@ class Pages:
 
     store: Store
     narrator: Narrator = field(default_factory=lambda: Narrator(ConsoleSpelling()))
+    _dice: DiceMemo = field(default_factory=lambda: DiceMemo(), repr=False)
 
     async def index(self) -> tuple[TournamentLink, ...]:
         """Every tournament of every channel on the web, newest channel tournament first per channel."""
@@ -271,9 +274,8 @@ class Pages:
         games = uow.web.games_in(chosen.id)
         lang = _language(uow, visible, games)
         closed = tuple(game for game in games if not game.is_open)
-        rolled = uow.web.dice_in([game.id for game in games])
-        counted = dice_per_game(rolled)
         names = _names(games)
+        fairness, counted = self._dice.get(games, lambda: uow.web.dice_in([game.id for game in games]), names)
         corrections = tuple(
             replace(c, reason=without_ids(c.reason, names)) for c in uow.corrections.of_tournament(chosen.id)
         )
@@ -286,7 +288,7 @@ class Pages:
             current=chosen.id == tournaments[-1].id,
             standings=standings_of(chosen, closed, corrections, lang),
             games=tuple(self._link(game, lang, counted.get(game.id, 0)) for game in games),
-            fairness=fairness_of(((r.actor, r.dice) for r in rolled), names),
+            fairness=fairness,
             others=tuple((t.id, without_ids(t.name, names)) for t in tournaments if t.id != chosen.id),
             corrections=tuple(correction_line(self.narrator, c, lang) for c in corrections),
         )
@@ -489,6 +491,43 @@ def fairness_of(rolled: Iterable[tuple[str, Sequence[int]]], names: Mapping[str,
         players.append(PlayerFairness(names[actor], face_test(counts), luck_of(counts)))
     players.sort(key=lambda p: p.name.casefold())
     return Fairness(face_test(counts_of(everything)), tuple(players))
+
+
+class DiceMemo:
+    """Every die of a tournament, counted, remembered for as long as none of its games has moved.
+
+    Reading a big tournament's dice is most of its page's cost (10,000 dice: thousands of log rows).
+    A game's version goes up with every move that rolls — an undo too — and the memo's key holds every
+    game's version, so a move anywhere (from any process) reads them afresh; the last
+    :data:`MEMO_TOURNAMENTS` tournaments are kept. Shared by the worker threads, hence the lock."""
+
+    def __init__(self) -> None:
+        self._found: OrderedDict[Hashable, tuple[Fairness, dict[int, int]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(
+        self,
+        games: Sequence[GameRecord],
+        read: Callable[[], Sequence[RolledDice]],
+        names: Mapping[str, str],
+    ) -> tuple[Fairness, dict[int, int]]:
+        """The fairness figures and the dice per game of these games (``read`` when not known)."""
+        key = (tuple((g.id, g.version, g.dice_used) for g in games), tuple(sorted(names.items())))
+        with self._lock:
+            known = self._found.get(key)
+            if known is not None:
+                self._found.move_to_end(key)
+                return known
+        rolled = read()
+        found = (fairness_of(((r.actor, r.dice) for r in rolled), names), dice_per_game(rolled))
+        with self._lock:
+            self._found[key] = found
+            while len(self._found) > MEMO_TOURNAMENTS:
+                self._found.popitem(last=False)
+        return found
+
+
+MEMO_TOURNAMENTS = 32
 
 
 def dice_per_game(rolled: Iterable[RolledDice]) -> dict[int, int]:
