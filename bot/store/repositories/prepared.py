@@ -10,7 +10,8 @@ parameters, its constant parameters and the type processors of its parameters an
 :class:`Driver` runs them on a unit of work's connection and keeps what the store relies on from
 SQLAlchemy: the statement joins the connection's transaction (begun as SQLAlchemy would), the
 engine's ``before_cursor_execute``/``after_cursor_execute`` listeners still see it, and a driver
-error comes out as SQLAlchemy's wrapped error (a lost connection invalidated and marked so).
+error goes through SQLAlchemy's own error handling (wrapped; a lost connection invalidated, and the
+pool's other connections with it).
 """
 
 from __future__ import annotations
@@ -166,22 +167,10 @@ class Driver:
             rows = compiled.rows(cursor.fetchall()) if compiled.row is not None else []
             return Ran(rows, cursor.rowcount)
         except self.dialect.loaded_dbapi.Error as error:
-            raise self._wrapped(error, sql, arguments, dbapi_connection, cursor) from error
+            # SQLAlchemy's own handling of a driver error, as if it had run the statement: the error
+            # wrapped (IntegrityError, OperationalError …), and a lost connection invalidated along
+            # with the pool's others, so none of them is handed out again.
+            connection._handle_dbapi_exception(error, sql, arguments, cursor, None)
+            raise  # not reached: the line above raises
         finally:
             cursor.close()
-
-    def _wrapped(
-        self, error: Exception, sql: str, arguments: Any, dbapi_connection: Any, cursor: Any
-    ) -> BaseException:
-        """The driver's error as SQLAlchemy raises it, the connection invalidated if it is lost."""
-        lost = self.dialect.is_disconnect(error, dbapi_connection, cursor)  # type: ignore[arg-type]
-        if lost:
-            self.connection.invalidate(error)
-        return exc.DBAPIError.instance(
-            sql,
-            arguments,
-            error,
-            self.dialect.loaded_dbapi.Error,
-            connection_invalidated=lost,
-            dialect=self.dialect,
-        )
