@@ -173,10 +173,22 @@ def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
         mode = connection.get_execution_options().get(SQLITE_BEGIN, "IMMEDIATE")
-        # Straight to the driver: BEGIN is no statement anybody needs to see go through SQLAlchemy.
-        connection.connection.driver_connection.execute(  # type: ignore[union-attr]
-            "BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE"
-        )
+        _driver_execute(connection, "BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE")
+
+
+def _driver_execute(connection: Connection, sql: str) -> None:
+    """A statement straight on the driver (SQLAlchemy's execution machinery costs more than a BEGIN),
+    still seen by the engine's cursor listeners, as crash tests and statement counts rely on."""
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        watched = connection.dispatch
+        for listener in watched.before_cursor_execute:
+            listener(connection, cursor, sql, (), None, False)
+        cursor.execute(sql)
+        for listener in watched.after_cursor_execute:
+            listener(connection, cursor, sql, (), None, False)
+    finally:
+        cursor.close()
 
 
 # --- "cannot reach the database" -------------------------------------------------------------------
