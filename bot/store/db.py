@@ -108,7 +108,7 @@ def create_engine(
     """
     target = store_url(url)
     if not is_sqlite(target):
-        return sqlalchemy_engine(
+        engine = sqlalchemy_engine(
             target,
             echo=echo,
             pool_size=pool_size,
@@ -120,6 +120,8 @@ def create_engine(
             pool_recycle=1800,
             connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S, "application_name": "croupier"},
         )
+        _configure_postgresql(engine)
+        return engine
     path = sqlite_file(target)
     if path is not None:
         try:
@@ -189,6 +191,46 @@ def _driver_execute(connection: Connection, sql: str) -> None:
             listener(connection, cursor, sql, (), None, False)
     finally:
         cursor.close()
+
+
+def _configure_postgresql(engine: Engine) -> None:
+    """psycopg would open each transaction with a BEGIN round trip of its own. The driver connection is
+    switched to autocommit instead, and the store sends BEGIN itself, together with the transaction's
+    first statement: a prepared statement pipelines the two (see ``repositories.prepared``); any other
+    statement has it sent just before it. A transaction that runs no statement sends nothing at all."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+        dbapi_connection.autocommit = True
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.info[_BEGIN_PENDING] = True
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _before(connection: Connection, cursor: Any, *_: Any) -> None:
+        if take_pending_begin(connection):
+            cursor.execute("BEGIN")
+
+    def _ended(connection: Connection) -> None:
+        if not connection.invalidated:  # an invalidated connection's info is gone with it
+            connection.info[_BEGIN_PENDING] = False
+
+    event.listen(engine, "commit", _ended)
+    event.listen(engine, "rollback", _ended)
+
+
+_BEGIN_PENDING = "croupier_begin_pending"
+
+
+def take_pending_begin(connection: Connection) -> bool:
+    """Whether the PostgreSQL transaction SQLAlchemy began still owes the server its BEGIN (the caller
+    sends it now, before or with its statement)."""
+    info = connection.info
+    if info.get(_BEGIN_PENDING):
+        info[_BEGIN_PENDING] = False
+        return True
+    return False
 
 
 # --- "cannot reach the database" -------------------------------------------------------------------

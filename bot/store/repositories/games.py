@@ -287,18 +287,26 @@ class Games:
             return reloaded
         return self._saved(known, save, records)
 
-    def save_and_log(self, save: GameSave, entry: NewLogEntry) -> tuple[GameRecord, LogEntry]:
+    def save_and_log(
+        self, save: GameSave, entry: NewLogEntry, *, commit: bool = False
+    ) -> tuple[GameRecord, LogEntry]:
         """A move's whole write: the game as :meth:`save` stores it, and the message that made the move
-        as ``CommandLog.append`` logs it, with the same errors.
+        as ``CommandLog.append`` logs it, with the same errors. ``commit``: and commit the unit of work
+        with it (a command's last write; raised errors leave nothing of it behind).
 
         On PostgreSQL, for a game loaded in this unit of work (as the croupier always does), this is
         ONE statement: the game's update, the participant rows that changed and the log entry, so a
-        command costs one round trip for its writes instead of three. On SQLite, where round trips
-        are calls into the same process, it is the two calls one after the other.
+        command costs one round trip for its writes instead of three — its COMMIT travelling with it.
+        (A version that no longer matches writes nothing: the commit then keeps nothing either.) On
+        SQLite, where round trips are calls into the same process, it is the two calls one after the
+        other.
         """
         known = self._known.get(save.game_id)
         if self._tx.dialect != "postgresql" or known is None:
-            return self._save(save), CommandLog(self._tx).append_entry(entry)
+            written = self._save(save), CommandLog(self._tx).append_entry(entry)
+            if commit:
+                self._tx.commit()
+            return written
         parameters, seats = _save_parameters(save)
         records = tuple(ParticipantRecord(game_id=save.game_id, **seat) for seat in seats)
         before = {r.player: r for r in known.participants}
@@ -311,7 +319,7 @@ class Games:
             **{f"b_log_{key}": value for key, value in values.items()},
         }
         with log_conflicts(entry):
-            row = self._tx.run(_save_and_log_postgresql(), statement_parameters).first()
+            row = self._tx.run(_save_and_log_postgresql(), statement_parameters, commit=commit).first()
         if row is None:
             raise self._not_saved(save)
         return self._saved(known, save, records), logged_entry(row.id, values)

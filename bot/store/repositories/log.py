@@ -61,9 +61,11 @@ class CommandLog:
         dice: Sequence[int] = (),
         dice_from: int = 0,
         reply: Any = None,
+        commit: bool = False,
     ) -> LogEntry:
         """Log one handled message. A duplicate id raises :class:`DuplicateMessage`; the unit of work
-        must then be abandoned (on PostgreSQL the transaction is already aborted)."""
+        must then be abandoned (on PostgreSQL the transaction is already aborted). ``commit``: and
+        commit the unit of work with it (on PostgreSQL in the same round trip)."""
         entry = NewLogEntry(
             message_id,
             channel,
@@ -77,13 +79,14 @@ class CommandLog:
             dice_from,
             reply,
         )
-        return self.append_entry(entry)
+        return self.append_entry(entry, commit=commit)
 
-    def append_entry(self, entry: NewLogEntry) -> LogEntry:
+    def append_entry(self, entry: NewLogEntry, *, commit: bool = False) -> LogEntry:
         """:meth:`append` for an entry already put together."""
         values = log_values(entry)
+        parameters = {f"b_{name}": value for name, value in values.items()}
         with log_conflicts(entry):
-            key = self._tx.run(_INSERT_LOG, {f"b_{name}": value for name, value in values.items()}).scalar()
+            key = self._tx.run(_INSERT_LOG, parameters, commit=commit).scalar()
         return logged_entry(key, values)
 
     def of_game(self, game_id: int) -> tuple[LogEntry, ...]:

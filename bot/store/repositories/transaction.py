@@ -34,13 +34,19 @@ class Transaction:
         with reachable(self.url):
             return self.connection.execute(statement, parameters)
 
-    def run(self, statement: Prepared, parameters: Mapping[str, Any] | None = None) -> Ran:
+    def run(
+        self, statement: Prepared, parameters: Mapping[str, Any] | None = None, *, commit: bool = False
+    ) -> Ran:
         with reachable(self.url):
-            return self._driver.run(statement, parameters)
+            return self._driver.run(statement, parameters, commit=commit)
 
     def run_many(self, statement: Prepared, parameters: Sequence[Mapping[str, Any]]) -> Ran:
         with reachable(self.url):
             return self._driver.run_many(statement, parameters)
+
+    def commit(self) -> None:
+        with reachable(self.url):
+            self.connection.commit()
 
 
 def violated(error: exc.IntegrityError, constraint: str, sqlite_columns: str) -> bool:
