@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import socket
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -219,8 +220,31 @@ def _configure_postgresql(engine: Engine) -> None:
     event.listen(engine, "commit", _ended)
     event.listen(engine, "rollback", _ended)
 
+    commit_now = engine.dialect.do_commit
+
+    def do_commit(dbapi_connection: Any) -> None:
+        if getattr(_pipelined, "commit", False):
+            dbapi_connection.execute("COMMIT")  # sent with the pipeline's Sync
+        else:
+            commit_now(dbapi_connection)
+
+    engine.dialect.do_commit = do_commit  # type: ignore[method-assign]
+
 
 _BEGIN_PENDING = "croupier_begin_pending"
+_pipelined = threading.local()
+
+
+@contextmanager
+def commit_in_pipeline() -> Iterator[None]:
+    """Within the block, SQLAlchemy's commit of a PostgreSQL transaction (its ``commit`` event
+    included) only queues the COMMIT in the caller's psycopg pipeline, to go out with what is queued
+    before it and one Sync: psycopg's own commit would wait for a Sync of its own."""
+    _pipelined.commit = True
+    try:
+        yield
+    finally:
+        _pipelined.commit = False
 
 
 def take_pending_begin(connection: Connection) -> bool:

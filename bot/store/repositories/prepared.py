@@ -26,7 +26,7 @@ from sqlalchemy import Connection, exc
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 
-from bot.store.db import take_pending_begin
+from bot.store.db import commit_in_pipeline, take_pending_begin
 
 Processor = Callable[[Any], Any]
 _GIVEN = object()  # a parameter the caller gives (see Compiled.slots)
@@ -173,12 +173,22 @@ class Driver:
                     listener(connection, cursor, sql, arguments, None, many)
             pipelined = begin or (commit and self._postgresql)
             if pipelined:
-                with dbapi_connection.pipeline():  # everything below is sent, then waited for, at once
-                    if begin:
-                        dbapi_connection.execute("BEGIN")
-                    _send(cursor, sql, arguments, many)
+                try:
+                    with dbapi_connection.pipeline():  # all of it sent at once, then waited for once
+                        if begin:
+                            dbapi_connection.execute("BEGIN")
+                        _send(cursor, sql, arguments, many)
+                        if commit:
+                            with commit_in_pipeline():
+                                connection.commit()
+                except BaseException:
                     if commit:
-                        connection.commit()
+                        # The statement failed and the pipeline skipped the COMMIT after it: the server
+                        # holds a failed transaction that SQLAlchemy, having queued the commit, thinks
+                        # is over.
+                        with suppress(Exception):
+                            dbapi_connection.rollback()
+                    raise
             else:
                 _send(cursor, sql, arguments, many)
             if watched.after_cursor_execute:
@@ -195,13 +205,6 @@ class Driver:
             # with the pool's others, so none of them is handed out again.
             connection._handle_dbapi_exception(error, sql, arguments, cursor, None)
             raise  # not reached: the line above raises
-        except BaseException:
-            if pipelined and commit:
-                # A failed statement aborted the pipeline before its COMMIT: the server still holds the
-                # failed transaction, which SQLAlchemy (its commit failed) no longer knows about.
-                with suppress(Exception):
-                    dbapi_connection.rollback()
-            raise
         finally:
             cursor.close()
 
