@@ -249,9 +249,7 @@ class Croupier:
                 outcome.error, lang, game=game, state=state, game_id=record.id, private=outcome.private
             )
             return self._refuse(uow, msg, refused)
-        reply = self._persist(uow, msg, record, game, state, outcome, channel.settings, lang)
-        uow.commit()
-        return reply
+        return self._persist(uow, msg, record, game, state, outcome, channel.settings, lang)
 
     def _persist(
         self,
@@ -264,7 +262,8 @@ class Croupier:
         settings: ChannelSettings,
         lang: str,
     ) -> Reply:
-        """Render the move's reply and write the move — game, participants, log entry — in one go."""
+        """Render the move's reply and write the move — game, participants, log entry — in one go, and
+        commit it (on PostgreSQL the writes and the COMMIT are one round trip)."""
         now = self.clock()
         finished = game.finished(move.state)
         to_act = game.to_act(move.state)
@@ -299,6 +298,7 @@ class Croupier:
                 reply=reply.to_log(),
                 now=now,
             ),
+            commit=True,
         )
         return reply
 
@@ -320,8 +320,8 @@ class Croupier:
             text=msg.text,
             reply=refused.to_log(),
             now=self.clock(),
+            commit=True,
         )
-        uow.commit()
         return refused
 
     # ------------------------------------------------------------------ moderator actions
