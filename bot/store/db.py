@@ -32,6 +32,7 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot import urls
+from bot.store import json_text
 from bot.store.errors import BadDatabaseURL, StoreError, StoreUnavailable
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -120,6 +121,8 @@ def create_engine(
             pool_pre_ping=False,
             pool_recycle=1800,
             connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S, "application_name": "croupier"},
+            json_serializer=json_text.dumps,
+            json_deserializer=json_text.loads,
         )
         _configure_postgresql(engine)
         return engine
@@ -133,7 +136,14 @@ def create_engine(
                 f"cannot create the folder {path.parent} ({error.strerror or error})",
                 "check the path and its permissions",
             ) from error
-    engine = sqlalchemy_engine(target, echo=echo, pool_size=pool_size, max_overflow=POOL_OVERFLOW)
+    engine = sqlalchemy_engine(
+        target,
+        echo=echo,
+        pool_size=pool_size,
+        max_overflow=POOL_OVERFLOW,
+        json_serializer=json_text.dumps,
+        json_deserializer=json_text.loads,
+    )
     _configure_sqlite(engine, foreign_keys=foreign_keys)
     return engine
 
