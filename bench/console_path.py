@@ -237,7 +237,7 @@ async def hops_per_line(backend: str, lines: list[str]) -> dict[str, float]:
 
 
 async def measure(backend: str, rounds: int, per_round: int, lines: list[str]) -> None:
-    began = utc_now()
+    started = utc_now()
     async with scratch_database(backend, "console") as url:
         console = ConsoleProcess(url)
         await console.start()
@@ -294,7 +294,7 @@ async def measure(backend: str, rounds: int, per_round: int, lines: list[str]) -
         meets_bar=statistics.median(ratios) >= BAR,
         **{f"{key}_per_line": value for key, value in hops.items()},
         loadavg_1m=round(os.getloadavg()[0], 2),
-        utc=f"{began}–{utc_now()}",
+        utc=f"{started}–{utc_now()}",
     )
 
 
