@@ -2,10 +2,11 @@
 
 orjson turns a snapshot or a reply into text several times faster than the standard library, which
 is a visible share of a command. Whatever it refuses — a lone surrogate in a name, keys that are not
-strings, an integer past 64 bits, a datetime or dataclass (which the standard library refuses too) —
-goes to the standard library, so what can be stored did not change; only the text is more compact
-(no spaces, UTF-8 instead of ``\\u`` escapes). One difference: orjson writes NaN and infinities as
-``null`` (the standard library's ``NaN`` is not JSON, and PostgreSQL refuses it).
+strings, an integer past 64 bits — goes to the standard library, and datetimes and dataclasses are
+refused as before, so the documents the store is given are stored as they were; only the text is
+more compact (no spaces, UTF-8 instead of ``\\u`` escapes). Differences at the edges: orjson writes
+NaN and infinities as ``null`` (the standard library's ``NaN`` is not JSON, and PostgreSQL refuses
+it), and it writes enums and UUIDs, which the standard library refuses.
 """
 
 from __future__ import annotations
