@@ -4,13 +4,15 @@ A ``croupier console --json`` process is fed a realistic Durchgang mix one line 
 answered before the next is sent, as players type); the baseline is a bare durable transaction through
 the plain DB-API driver with the store's own settings (``sqlite3`` with WAL and ``synchronous=FULL``;
 ``psycopg`` on PostgreSQL): BEGIN, INSERT, UPDATE, COMMIT. Rounds alternate a batch of commits and a
-batch of console lines, so both see the same load; the figure is the median of the rounds' ratios.
+batch of console lines, so both see the same load; the figure is the median of the rounds' ratios,
+reported with the bare commit's p50 beside it (the ratio rises when fsync is slow).
 
 It also counts the hand-offs a line costs in this process's own console (same code, same lines): the
 event-loop iterations and the hand-offs from worker threads back to the loop
 (``call_soon_threadsafe``), which is where an async store spends its time.
 
 ``python -m bench.console_path [--rounds 6] [--lines 500]``
+``python -m bench.console_path --against REV``   this checkout's console against commit REV's, in turns
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ import json
 import os
 import sqlite3
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,6 +41,7 @@ from bench.support import (
     emit,
     postgres_problem,
     scratch_database,
+    utc_now,
 )
 from bot.console import Console
 from bot.croupier import Croupier, seed_from_text
@@ -45,6 +50,7 @@ from engine.game import Close, Join
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED_TEXT = "bench-console"
+BAR = 0.2  # lines at least this share of the bare commit's rate (median of rounds); 0.5 the aim
 CONSOLE_MODERATOR = "mod"
 
 
@@ -93,10 +99,12 @@ async def mix_lines(count: int) -> list[str]:
 
 
 class ConsoleProcess:
-    """``croupier console --json`` on the database, fed one line at a time."""
+    """``croupier console --json`` on the database, fed one line at a time; ``tree``: the source tree
+    whose code runs (this checkout, or another revision's files for ``--against``)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, tree: Path = ROOT) -> None:
         self.url = url
+        self.tree = tree
         self.proc: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
@@ -114,10 +122,10 @@ class ConsoleProcess:
             CONSOLE_MODERATOR,
             "--dice-seed",
             SEED_TEXT,
-            cwd=ROOT,
+            cwd=self.tree,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            env={**os.environ, "LOG_LEVEL": "WARNING"},
+            env={**os.environ, "LOG_LEVEL": "WARNING", "PYTHONPATH": str(self.tree)},
             limit=1 << 22,
             stderr=asyncio.subprocess.PIPE if os.environ.get("BENCH_DEBUG") else None,
         )
@@ -234,6 +242,7 @@ async def hops_per_line(backend: str, lines: list[str]) -> dict[str, float]:
 
 
 async def measure(backend: str, rounds: int, per_round: int, lines: list[str]) -> None:
+    started = utc_now()
     async with scratch_database(backend, "console") as url:
         console = ConsoleProcess(url)
         await console.start()
@@ -285,11 +294,67 @@ async def measure(backend: str, rounds: int, per_round: int, lines: list[str]) -
         store=backend,
         ratio_median=round(statistics.median(ratios), 3),
         ratio_rounds=[round(ratio, 3) for ratio in ratios],
+        bare_commit_p50_ms=commit_latency.ms(0.5),
+        bar=BAR,
+        meets_bar=statistics.median(ratios) >= BAR,
+        **{f"{key}_per_line": value for key, value in hops.items()},
         loadavg_1m=round(os.getloadavg()[0], 2),
+        utc=f"{started}–{utc_now()}",
     )
 
 
-async def run(rounds: int, per_round: int) -> None:
+async def against(backend: str, rounds: int, per_round: int, lines: list[str], other: Path, rev: str) -> None:
+    """This checkout's console and another revision's, each batch against the bare commits just before
+    it, the two in alternating order: the only fair comparison of two versions on a noisy machine."""
+    started = utc_now()
+    async with scratch_database(backend, "now") as url, scratch_database(backend, "then") as then_url:
+        consoles = {"after": ConsoleProcess(url), "before": ConsoleProcess(then_url, other)}
+        for console in consoles.values():
+            await console.start()
+            await console.ask("mod: /help")
+        bare = BareCommits(backend, url)
+        ratios: dict[str, list[float]] = {"after": [], "before": []}
+        latency = {"after": Percentiles(), "before": Percentiles()}
+        commit_latency = Percentiles()
+        try:
+            bare.run(50, Percentiles())
+            for number in range(rounds):
+                batch = lines[number * per_round : (number + 1) * per_round]
+                for side in ("after", "before") if number % 2 == 0 else ("before", "after"):
+                    commit_rate = per_round * 2 / bare.run(per_round * 2, commit_latency)
+                    start = time.perf_counter()
+                    for line in batch:
+                        began = time.perf_counter()
+                        await consoles[side].ask(line)
+                        latency[side].add(time.perf_counter() - began)
+                    ratios[side].append(len(batch) / (time.perf_counter() - start) / commit_rate)
+        finally:
+            bare.close()
+            for console in consoles.values():
+                await console.stop()
+    per_round_gain = [a / b for a, b in zip(ratios["after"], ratios["before"], strict=True)]
+    emit(
+        "console_path_against",
+        store=backend,
+        before=rev,
+        ratio_median={side: round(statistics.median(values), 3) for side, values in ratios.items()},
+        ratio_rounds={side: [round(value, 3) for value in values] for side, values in ratios.items()},
+        after_over_before_median=round(statistics.median(per_round_gain), 2),
+        line_p50_ms={side: figures.ms(0.5) for side, figures in latency.items()},
+        bare_commit_p50_ms=commit_latency.ms(0.5),
+        loadavg_1m=round(os.getloadavg()[0], 2),
+        utc=f"{started}–{utc_now()}",
+    )
+
+
+def checkout(rev: str, folder: Path) -> Path:
+    """The files of ``rev`` (a commit of this repository) in ``folder``, to run its console from."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
+async def run(rounds: int, per_round: int, rev: str | None = None) -> None:
     lines = await mix_lines(rounds * per_round)
     for backend in backends():
         if backend == "postgresql":
@@ -297,15 +362,24 @@ async def run(rounds: int, per_round: int) -> None:
             if problem is not None:
                 emit("console_path", store=backend, skipped=f"PostgreSQL unreachable: {problem}")
                 continue
-        await measure(backend, rounds, per_round, lines)
+        if rev is None:
+            await measure(backend, rounds, per_round, lines)
+            continue
+        with tempfile.TemporaryDirectory(prefix="croupier-then-") as folder:
+            await against(backend, rounds, per_round, lines, checkout(rev, Path(folder)), rev)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.console_path", description=__doc__)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--lines", type=int, default=500, help="console lines per round")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="also run the console of commit REV (same schema) in alternating rounds: before vs after",
+    )
     args = parser.parse_args(argv if argv is not None else [])
-    asyncio.run(run(args.rounds, args.lines))
+    asyncio.run(run(args.rounds, args.lines, args.against))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,11 @@ REFUSAL_SHARE = 0.03
 def emit(bench: str, **figures: Any) -> None:
     """One JSON line per figure; key names carry their units (``_ms``, ``_per_s``, ``_mib``)."""
     print(json.dumps({"bench": bench, **figures}, ensure_ascii=False), flush=True)
+
+
+def utc_now() -> str:
+    """The time of day in UTC, for figures that depend on what else the machine was doing then."""
+    return datetime.now(UTC).strftime("%H:%M:%S")
 
 
 def scale() -> float:

@@ -264,8 +264,7 @@ class Croupier:
             return self._refuse(uow, msg, self._refusal(here, outcome))
         now = self.clock()
         reply = self._render(msg, here, outcome, now)
-        self._save(uow, msg, here, outcome, reply, now)
-        uow.commit()
+        self._save(uow, msg, here, outcome, reply, now)  # and commits: one round trip on PostgreSQL
         self._open_kinds.saw(msg.channel, None if here.game.finished(outcome.state) else here.record.kind)
         return reply
 
@@ -372,6 +371,7 @@ class Croupier:
                 reply=reply.to_log(),
                 now=now,
             ),
+            commit=True,
         )
 
     def _earlier_or(self, uow: UnitOfWork, msg: Incoming, reply: Reply) -> Reply:
@@ -392,8 +392,8 @@ class Croupier:
             text=msg.text,
             reply=refused.to_log(),
             now=self.clock(),
+            commit=True,
         )
-        uow.commit()
         return refused
 
     # ------------------------------------------------------------------ moderator actions

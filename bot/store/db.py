@@ -20,6 +20,7 @@ import os
 import re
 import socket
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +35,7 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot import urls
+from bot.store import json_text
 from bot.store.errors import BadDatabaseURL, StoreError, StoreUnavailable
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -171,7 +173,7 @@ def create_engine(
     """
     target = store_url(url)
     if not is_sqlite(target):
-        return sqlalchemy_engine(
+        engine = sqlalchemy_engine(
             target,
             echo=echo,
             pool_size=pool_size,
@@ -182,7 +184,11 @@ def create_engine(
             pool_pre_ping=False,
             pool_recycle=1800,
             connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S, "application_name": "croupier"},
+            json_serializer=json_text.dumps,
+            json_deserializer=json_text.loads,
         )
+        _configure_postgresql(engine)
+        return engine
     path = sqlite_file(target)
     if path is not None:
         try:
@@ -193,7 +199,14 @@ def create_engine(
                 f"cannot create the folder {path.parent} ({error.strerror or error})",
                 "check the path and its permissions",
             ) from error
-    engine = sqlalchemy_engine(target, echo=echo, pool_size=pool_size, max_overflow=POOL_OVERFLOW)
+    engine = sqlalchemy_engine(
+        target,
+        echo=echo,
+        pool_size=pool_size,
+        max_overflow=POOL_OVERFLOW,
+        json_serializer=json_text.dumps,
+        json_deserializer=json_text.loads,
+    )
     _configure_sqlite(engine, foreign_keys=foreign_keys)
     return engine
 
@@ -236,10 +249,85 @@ def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
         mode = connection.get_execution_options().get(SQLITE_BEGIN, "IMMEDIATE")
-        # Straight to the driver: BEGIN is no statement anybody needs to see go through SQLAlchemy.
-        connection.connection.driver_connection.execute(  # type: ignore[union-attr]
-            "BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE"
-        )
+        _driver_execute(connection, "BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE")
+
+
+def _driver_execute(connection: Connection, sql: str) -> None:
+    """A statement straight on the driver (SQLAlchemy's execution machinery costs more than a BEGIN),
+    still seen by the engine's cursor listeners, as crash tests and statement counts rely on."""
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        watched = connection.dispatch
+        for listener in watched.before_cursor_execute:
+            listener(connection, cursor, sql, (), None, False)
+        cursor.execute(sql)
+        for listener in watched.after_cursor_execute:
+            listener(connection, cursor, sql, (), None, False)
+    finally:
+        cursor.close()
+
+
+def _configure_postgresql(engine: Engine) -> None:
+    """psycopg would open each transaction with a BEGIN round trip of its own. The driver connection is
+    switched to autocommit instead, and the store sends BEGIN itself, together with the transaction's
+    first statement: a prepared statement pipelines the two (see ``repositories.prepared``); any other
+    statement has it sent just before it. A transaction that runs no statement sends nothing at all."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+        dbapi_connection.autocommit = True
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.info[_BEGIN_PENDING] = True
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _before(connection: Connection, cursor: Any, *_: Any) -> None:
+        if take_pending_begin(connection):
+            cursor.execute("BEGIN")
+
+    def _ended(connection: Connection) -> None:
+        if not connection.invalidated:  # an invalidated connection's info is gone with it
+            connection.info[_BEGIN_PENDING] = False
+
+    event.listen(engine, "commit", _ended)
+    event.listen(engine, "rollback", _ended)
+
+    commit_now = engine.dialect.do_commit
+
+    def do_commit(dbapi_connection: Any) -> None:
+        if getattr(_pipelined, "commit", False):
+            dbapi_connection.execute("COMMIT")  # sent with the pipeline's Sync
+        else:
+            commit_now(dbapi_connection)
+
+    engine.dialect.do_commit = do_commit  # type: ignore[method-assign]
+
+
+_BEGIN_PENDING = "croupier_begin_pending"
+_pipelined = threading.local()
+
+
+@contextmanager
+def commit_in_pipeline() -> Iterator[None]:
+    """Within the block, SQLAlchemy's commit of a PostgreSQL transaction (its ``commit`` event
+    included) only queues the COMMIT in the caller's psycopg pipeline, to go out with what is queued
+    before it and one Sync: psycopg's own commit would wait for a Sync of its own."""
+    _pipelined.commit = True
+    try:
+        yield
+    finally:
+        _pipelined.commit = False
+
+
+def take_pending_begin(connection: Connection) -> bool:
+    """Whether the PostgreSQL transaction SQLAlchemy began still owes the server its BEGIN (the caller
+    sends it now, before or with its statement)."""
+    info = connection.info
+    if info.get(_BEGIN_PENDING):
+        info[_BEGIN_PENDING] = False
+        return True
+    return False
 
 
 # --- "cannot reach the database" -------------------------------------------------------------------

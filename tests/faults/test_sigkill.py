@@ -1,13 +1,13 @@
 """kill -9 anywhere in a Durchgang loses no move and doubles none (DESIGN "Quality bars").
 
 Every trial plays a whole scripted Durchgang through the console channel in a croupier process that
-SIGKILLs itself four times at seeded random kill points: before or after any SQL statement, at a
-COMMIT, between reading a line and handling it, between committing and answering — on a new SQLite
-file also inside the automatic first migration. After each kill a new process takes over the same
-database and the lines are redelivered from the last accepted one. The players' answers (by message
-id), the command log (each message id once, in order, with its dice) and every game row must equal
-those of a run that was never interrupted. The shipped ``croupier console`` itself, with dice from
-committed seeds, is killed too: between two lines, and restarted on the same file.
+SIGKILLs itself four times at seeded random kill points: before or after any SQL statement (SQLite's
+BEGIN IMMEDIATE included), at a COMMIT, between reading a line and handling it, between committing and
+answering — on a new SQLite file also inside the automatic first migration. After each kill a new
+process takes over the same database and the lines are redelivered from the last accepted one. The
+players' answers (by message id), the command log (each message id once, in order, with its dice) and
+every game row must equal those of a run that was never interrupted. The shipped ``croupier console``
+itself, with dice from committed seeds, is killed too: between two lines, and restarted on the same file.
 """
 
 from __future__ import annotations
@@ -142,6 +142,31 @@ def test_sigkill_at_every_point_of_the_first_migration_leaves_a_usable_file(
         # The next life opened the file (a half-migrated schema would have stopped it) and played on.
         expected = {key: reference.run.answers[key] for key in short.ids}
         assert run.answers == expected, f"after a kill at migration point {point}"
+
+
+@pytest.mark.slow
+def test_sigkill_at_every_point_of_a_move_on_sqlite_loses_and_doubles_nothing(
+    references: dict[str, Reference], tmp_path: Path
+) -> None:
+    """Exhaustive, not sampled: a kill at each point one move passes on SQLite — received, before and
+    after BEGIN IMMEDIATE and every statement, at the COMMIT, before the answer — then redelivery."""
+    reference = references["robbery"]
+    after = reference.profile.after_line
+    # The move with the most kill points among the first lines: a roll that writes the game, the
+    # seats and the log entry (a refusal or chit-chat passes fewer).
+    move = max(range(1, 12), key=lambda line: after[line] - after[line - 1])
+    short = dataclasses.replace(reference.script, lines=reference.script.lines[: move + 3])
+    clean = Reference(short, tmp_path)
+    struck: list[str] = []
+    for point in range(after[move - 1] + 1, after[move] + 1):
+        url = f"sqlite:///{tmp_path / f'point-{point}.sqlite3'}"
+        run = play(url, short, _once_at(point), note=tmp_path / "struck")
+        assert len(run.kills) == 1, f"kill point {point} was never reached"
+        check_against(clean, run, stored(url), f"kill at point {point} ({run.kills[0]})")
+        struck.extend(run.kills)
+    for expected in ("before BEGIN", "after BEGIN", "before UPDATE games", "after INSERT command_log"):
+        assert f"play:{expected}" in struck, struck
+    assert {"play:received", "play:commit", "play:answered"} <= set(struck), struck
 
 
 @pytest.mark.slow

@@ -19,6 +19,9 @@ from bot.store import Store, StoreUnavailable
 from bot.store.uow import UnitOfWork
 
 SQLITE_ONLY = pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
+POSTGRES_ONLY = pytest.mark.parametrize(
+    "db_backend", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
+)
 
 
 def holding(gate: threading.Event, started: threading.Event) -> Callable[[UnitOfWork], str]:
@@ -55,6 +58,41 @@ async def test_writers_run_in_the_order_they_asked(store: Store) -> None:
     # The holder asks again at once: it must queue behind the five, not barge in front of them.
     await asyncio.gather(*waiting, store.run(note("holder-again")))
     assert order == [*(f"channel-{i}" for i in range(5)), "holder-again"]
+
+
+@POSTGRES_ONLY
+async def test_postgresql_units_of_work_run_in_the_order_they_asked_when_every_worker_is_held(
+    store: Store,
+) -> None:
+    """The pool's threads taken by holders, waiters queue in arrival order; a freed thread takes the
+    longest waiting, and a holder that asks again queues behind all of them."""
+    held = [await hold_writer(store) for _ in range(store.workers.connections)]
+    order: list[str] = []
+
+    def note(name: str) -> Callable[[UnitOfWork], None]:
+        def work(uow: UnitOfWork) -> None:
+            uow.channels.state("g", name)  # a real statement on the worker's connection
+            order.append(name)
+
+        return work
+
+    waiting = []
+    for i in range(8):
+        waiting.append(asyncio.create_task(store.run(note(f"channel-{i}"))))
+        await asyncio.sleep(0.005)  # each asks after the one before
+    await asyncio.sleep(0.05)
+    assert order == []  # every worker is held: all eight wait
+    first_gate, first_holder = held[0]
+    first_gate.set()
+    await first_holder
+    again = asyncio.create_task(store.run(note("holder-again")))
+    await asyncio.wait_for(asyncio.gather(*waiting), 10)  # one free thread works through the queue
+    assert order[:8] == [f"channel-{i}" for i in range(8)]
+    for gate, task in held[1:]:
+        gate.set()
+        await task
+    await asyncio.wait_for(again, 5)
+    assert order == [*(f"channel-{i}" for i in range(8)), "holder-again"]
 
 
 @SQLITE_ONLY

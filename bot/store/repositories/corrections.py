@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import Row, Select, bindparam, exc, insert, select, update
+from sqlalchemy import Row, Select, bindparam, exc, insert, literal, select, update
 
 from bot.store.errors import Conflict, DuplicateMessage, UnknownGame, UnknownTournament
 from bot.store.models import CORRECTION_KINDS
 from bot.store.records import Correction, NewCorrection
+from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import (
     corrections_t,
     games_t,
@@ -41,6 +42,17 @@ def _listed() -> Select[Any]:
     return select(
         corrections_t, games_t.c.number.label("game_number"), log_t.c.text.label("voided_text")
     ).select_from(joined)
+
+
+_STANDING = Prepared(
+    _listed()
+    .where(
+        corrections_t.c.tournament_id == bindparam("b_tournament"),
+        corrections_t.c.kind.in_([literal(kind) for kind in STANDING_KINDS]),
+    )
+    .order_by(corrections_t.c.id),
+    name="CorrectionRow",
+)
 
 
 class Corrections:
@@ -103,8 +115,10 @@ class Corrections:
         return tuple(_correction(row) for row in rows)
 
     def disqualified(self, tournament_id: int) -> dict[str, Correction]:
-        """Who is disqualified from the tournament now, with the disqualification that says why."""
-        return barred(self.of_tournament(tournament_id, STANDING_KINDS))
+        """Who is disqualified from the tournament now, with the disqualification that says why (every
+        /join asks, so its statement is prepared)."""
+        rows = self._tx.run(_STANDING, {"b_tournament": tournament_id}).rows
+        return barred(tuple(_correction(row._asdict()) for row in rows))
 
     def players_in(self, tournament_id: int) -> dict[str, str]:
         """Every participant seated in one of the tournament's games (open or closed): id → display
@@ -141,8 +155,8 @@ def adjustments(corrections: Iterable[Correction]) -> Mapping[str, int]:
     return total
 
 
-def _correction(row: Row[Any]) -> Correction:
-    values = row._mapping
+def _correction(row: Row[Any] | Mapping[str, Any]) -> Correction:
+    values = row if isinstance(row, Mapping) else row._mapping
     return Correction(
         id=values["id"],
         tournament_id=values["tournament_id"],

@@ -23,7 +23,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
-from sqlalchemy.sql.elements import TextClause
 
 from bot.store.errors import (
     Conflict,
@@ -46,6 +45,7 @@ from bot.store.records import (
     SeatLike,
 )
 from bot.store.repositories.log import CommandLog, log_conflicts, log_values, logged_entry
+from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import (
     IS_OPEN,
     PARTICIPANT_FIELDS,
@@ -57,9 +57,8 @@ from bot.store.repositories.tables import (
 )
 from bot.store.repositories.transaction import Transaction, check_instant, violated
 
-# The statements of the command path are built once: every command runs them, and building a
-# statement costs about as much as executing it.
-_UPDATE_GAME = (
+# The statements of the command path are prepared once: every command runs them (see .prepared).
+_UPDATE_GAME = Prepared(
     update(games_t)
     .where(games_t.c.id == bindparam("b_id"), games_t.c.version == bindparam("b_expected"))
     .values(
@@ -73,10 +72,15 @@ _UPDATE_GAME = (
     )
 )
 _SAVED_COLUMNS = ("version", "snapshot", "dice_used", "to_act", "turn_deadline", "status", "closed_at")
-_GAME_VERSION = select(games_t.c.version).where(games_t.c.id == bindparam("b_id"))
-_DELETE_PARTICIPANTS = delete(participants_t).where(participants_t.c.game_id == bindparam("b_game_id"))
-_INSERT_PARTICIPANTS = insert(participants_t)
-_UPDATE_PARTICIPANT = (
+_GAME_VERSION = Prepared(select(games_t.c.version).where(games_t.c.id == bindparam("b_id")))
+_DELETE_PARTICIPANTS = Prepared(
+    delete(participants_t).where(participants_t.c.game_id == bindparam("b_game_id"))
+)
+_SEAT_COLUMNS = ("game_id", *PARTICIPANT_FIELDS)
+_INSERT_PARTICIPANTS = Prepared(
+    insert(participants_t).values({name: bindparam(f"b_{name}") for name in _SEAT_COLUMNS})
+)
+_UPDATE_PARTICIPANT = Prepared(
     update(participants_t)
     .where(
         participants_t.c.game_id == bindparam("b_game_id"),
@@ -93,7 +97,7 @@ _POSTGRESQL = postgresql.dialect()  # type: ignore[no-untyped-call]
 
 
 @cache
-def _save_and_log_postgresql() -> TextClause:
+def _save_and_log_postgresql() -> Prepared:
     """One statement for a move on PostgreSQL (see ``Games.save_and_log``): the version-checked game
     update, then — only if it matched — the participant rows (new or changed ones written, those of
     players no longer seated deleted) and the log entry."""
@@ -132,7 +136,7 @@ def _save_and_log_postgresql() -> TextClause:
         bindparam("b_players", type_=ARRAY(participants_t.c.player.type)),
     ]
     typed += [bindparam(f"b_log_{name}", type_=log_t.c[name].type) for name in log_columns]
-    return statement.bindparams(*typed)
+    return Prepared(statement.bindparams(*typed).columns(log_t.c.id))
 
 
 @cache
@@ -273,7 +277,7 @@ class Games:
     def _save(self, save: GameSave) -> GameRecord:
         game_id = save.game_id
         parameters, seats = _save_parameters(save)
-        if (self._tx.execute(_UPDATE_GAME, parameters)).rowcount != 1:
+        if self._tx.run(_UPDATE_GAME, parameters).rowcount != 1:
             raise self._not_saved(save)
         known = self._known.get(game_id)
         records = self._write_participants(game_id, seats, known.participants if known else None)
@@ -283,18 +287,26 @@ class Games:
             return reloaded
         return self._saved(known, save, records)
 
-    def save_and_log(self, save: GameSave, entry: NewLogEntry) -> tuple[GameRecord, LogEntry]:
+    def save_and_log(
+        self, save: GameSave, entry: NewLogEntry, *, commit: bool = False
+    ) -> tuple[GameRecord, LogEntry]:
         """A move's whole write: the game as :meth:`save` stores it, and the message that made the move
-        as ``CommandLog.append`` logs it, with the same errors.
+        as ``CommandLog.append`` logs it, with the same errors. ``commit``: and commit the unit of work
+        with it (a command's last write; raised errors leave nothing of it behind).
 
         On PostgreSQL, for a game loaded in this unit of work (as the croupier always does), this is
         ONE statement: the game's update, the participant rows that changed and the log entry, so a
-        command costs one round trip for its writes instead of three. On SQLite, where round trips
-        are calls into the same process, it is the two calls one after the other.
+        command costs one round trip for its writes instead of three — its COMMIT travelling with it.
+        (A version that no longer matches writes nothing: the commit then keeps nothing either.) On
+        SQLite, where round trips are calls into the same process, it is the two calls one after the
+        other.
         """
         known = self._known.get(save.game_id)
         if self._tx.dialect != "postgresql" or known is None:
-            return self._save(save), CommandLog(self._tx).append_entry(entry)
+            written = self._save(save), CommandLog(self._tx).append_entry(entry)
+            if commit:
+                self._tx.commit()
+            return written
         parameters, seats = _save_parameters(save)
         records = tuple(ParticipantRecord(game_id=save.game_id, **seat) for seat in seats)
         before = {r.player: r for r in known.participants}
@@ -307,14 +319,14 @@ class Games:
             **{f"b_log_{key}": value for key, value in values.items()},
         }
         with log_conflicts(entry):
-            row = (self._tx.execute(_save_and_log_postgresql(), statement_parameters)).first()
+            row = self._tx.run(_save_and_log_postgresql(), statement_parameters, commit=commit).first()
         if row is None:
             raise self._not_saved(save)
         return self._saved(known, save, records), logged_entry(row.id, values)
 
     def _not_saved(self, save: GameSave) -> UnknownGame | StaleVersion:
         """Why an update matched no row: the game is gone, or another process saved it first."""
-        actual = (self._tx.execute(_GAME_VERSION, {"b_id": save.game_id})).scalar_one_or_none()
+        actual = self._tx.run(_GAME_VERSION, {"b_id": save.game_id}).scalar()
         if actual is None:
             return UnknownGame(save.game_id)
         return StaleVersion(save.game_id, save.expected_version, actual)
@@ -396,14 +408,12 @@ class Games:
             before = {r.player: r for r in stored}
             changed = [r for r in records if r != before[r.player]]
             if changed:
-                fields = ("game_id", *PARTICIPANT_FIELDS)
-                rows = [{f"b_{field}": getattr(r, field) for field in fields} for r in changed]
-                self._tx.execute(_UPDATE_PARTICIPANT, rows)
+                self._tx.run_many(_UPDATE_PARTICIPANT, [_seat_parameters(r) for r in changed])
         else:
             if stored != ():
-                self._tx.execute(_DELETE_PARTICIPANTS, {"b_game_id": game_id})
+                self._tx.run(_DELETE_PARTICIPANTS, {"b_game_id": game_id})
             if records:
-                self._tx.execute(_INSERT_PARTICIPANTS, [dataclasses.asdict(r) for r in records])
+                self._tx.run_many(_INSERT_PARTICIPANTS, [_seat_parameters(r) for r in records])
         return records
 
 
@@ -430,6 +440,10 @@ def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[dict[str, Any
         "b_closed_at": save.closed_at,
     }
     return parameters, seats
+
+
+def _seat_parameters(record: ParticipantRecord) -> dict[str, Any]:
+    return {f"b_{field}": getattr(record, field) for field in _SEAT_COLUMNS}
 
 
 def _seat_json(record: ParticipantRecord) -> dict[str, Any]:

@@ -23,12 +23,16 @@ from bot.store.records import (
     LogEntry,
     NewLogEntry,
 )
+from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import log_t
 from bot.store.repositories.transaction import Transaction, check_instant, violated
 
-# Built once: every command runs them, and building a statement costs about as much as executing it.
-_FIND_LOG = select(log_t).where(log_t.c.message_id == bindparam("b_message_id"))
-_INSERT_LOG = insert(log_t)
+# Prepared once: every command runs them (see .prepared).
+_FIND_LOG = Prepared(select(log_t).where(log_t.c.message_id == bindparam("b_message_id")), name="LogRow")
+_LOGGED = tuple(column.name for column in log_t.c if column.name != "id")
+_INSERT_LOG = Prepared(
+    insert(log_t).values({name: bindparam(f"b_{name}") for name in _LOGGED}).returning(log_t.c.id)
+)
 
 
 class CommandLog:
@@ -40,7 +44,7 @@ class CommandLog:
 
     def find(self, message_id: str) -> LogEntry | None:
         """The entry of an already handled message (to repeat its reply), if any."""
-        row = (self._tx.execute(_FIND_LOG, {"b_message_id": message_id})).first()
+        row = self._tx.run(_FIND_LOG, {"b_message_id": message_id}).first()
         return None if row is None else _log_entry(row)
 
     def append(
@@ -57,9 +61,11 @@ class CommandLog:
         dice: Sequence[int] = (),
         dice_from: int = 0,
         reply: Any = None,
+        commit: bool = False,
     ) -> LogEntry:
         """Log one handled message. A duplicate id raises :class:`DuplicateMessage`; the unit of work
-        must then be abandoned (on PostgreSQL the transaction is already aborted)."""
+        must then be abandoned (on PostgreSQL the transaction is already aborted). ``commit``: and
+        commit the unit of work with it (on PostgreSQL in the same round trip)."""
         entry = NewLogEntry(
             message_id,
             channel,
@@ -73,16 +79,15 @@ class CommandLog:
             dice_from,
             reply,
         )
-        return self.append_entry(entry)
+        return self.append_entry(entry, commit=commit)
 
-    def append_entry(self, entry: NewLogEntry) -> LogEntry:
+    def append_entry(self, entry: NewLogEntry, *, commit: bool = False) -> LogEntry:
         """:meth:`append` for an entry already put together."""
         values = log_values(entry)
+        parameters = {f"b_{name}": value for name, value in values.items()}
         with log_conflicts(entry):
-            result = self._tx.execute(_INSERT_LOG, values)
-        key = result.inserted_primary_key
-        assert key is not None  # a single-row insert always knows its key
-        return logged_entry(key[0], values)
+            key = self._tx.run(_INSERT_LOG, parameters, commit=commit).scalar()
+        return logged_entry(key, values)
 
     def of_game(self, game_id: int) -> tuple[LogEntry, ...]:
         """A game's entries in the order they were written (for verify and export)."""

@@ -27,6 +27,7 @@ from bot.store.records import (
     ChannelState,
 )
 from bot.store.repositories.games import Games
+from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import (
     IS_OPEN,
     SETTING_FIELDS,
@@ -61,11 +62,12 @@ def _channel_settings() -> Select[Any]:
 
 
 @cache
-def _channel_state(dialect: str) -> Select[Any]:
+def _channel_state(dialect: str) -> Prepared:
     """Settings and open game (NULL columns when there is none) in one row: the command path's read."""
     layers, fields = _settings_layers()
     with_game = layers.outerjoin(games_t, (games_t.c.channel == bindparam("b_channel")) & IS_OPEN)
-    return select_games(dialect).add_columns(*fields, _last_kind()).select_from(with_game)
+    statement = select_games(dialect).add_columns(*fields, _last_kind()).select_from(with_game)
+    return Prepared(statement, name="ChannelStateRow")
 
 
 def _last_kind() -> Label[Any]:
@@ -101,7 +103,7 @@ class Channels:
         ``channel`` itself."""
         home = home or channel
         parameters = {"b_guild": guild, "b_channel": channel, "b_home": home}
-        row = self._tx.execute(_channel_state(self._tx.dialect), parameters).one()
+        row = self._tx.run(_channel_state(self._tx.dialect), parameters).one()
         settings = _resolved(guild, home, row, self._defaults)
         if row.id is None:
             return ChannelState(settings, None, last_kind=row.last_kind)
@@ -147,8 +149,7 @@ class ChannelSettingsRepository:
 
 def _resolved(guild: str, channel: str, row: Row[Any], defaults: ChannelDefaults) -> ChannelSettings:
     """Settings from a row of :func:`_settings_layers`' coalesced fields, the defaults filling the gaps."""
-    values = row._mapping
-    resolved = {field: values[f"s_{field}"] for field in SETTING_FIELDS}
+    resolved = {field: getattr(row, f"s_{field}") for field in SETTING_FIELDS}
     for field, value in resolved.items():
         if value is None:
             resolved[field] = getattr(defaults, field)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -13,22 +14,39 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL, CursorResult
 
 from bot.store.db import reachable
+from bot.store.repositories.prepared import Driver, Prepared, Ran
 
 
 class Transaction:
-    """The unit of work's connection as the repositories see it: driver failures come out translated."""
+    """The unit of work's connection as the repositories see it: driver failures come out translated.
+
+    :meth:`execute` goes through SQLAlchemy; :meth:`run` takes the command path's prepared statements
+    straight to the driver (see :mod:`bot.store.repositories.prepared`).
+    """
 
     def __init__(self, connection: Connection, url: str | URL) -> None:
         self.connection = connection
         self.url = url
-
-    @property
-    def dialect(self) -> str:
-        return self.connection.dialect.name
+        self.dialect = connection.dialect.name
+        self._driver = Driver(connection)
 
     def execute(self, statement: Executable, parameters: Any = None) -> CursorResult[Any]:
         with reachable(self.url):
             return self.connection.execute(statement, parameters)
+
+    def run(
+        self, statement: Prepared, parameters: Mapping[str, Any] | None = None, *, commit: bool = False
+    ) -> Ran:
+        with reachable(self.url):
+            return self._driver.run(statement, parameters, commit=commit)
+
+    def run_many(self, statement: Prepared, parameters: Sequence[Mapping[str, Any]]) -> Ran:
+        with reachable(self.url):
+            return self._driver.run_many(statement, parameters)
+
+    def commit(self) -> None:
+        with reachable(self.url):
+            self.connection.commit()
 
 
 def violated(error: exc.IntegrityError, constraint: str, sqlite_columns: str) -> bool:

@@ -1,0 +1,216 @@
+"""The command path's statements, compiled once and run straight on the driver's cursor.
+
+SQLAlchemy Core stays the source of every statement (and Alembic of the schema); what the hot path
+skips is the per-execution machinery around the driver — execution context, parameter
+construction, result object — which cost five to ten times the statement itself on SQLite. A
+:class:`Prepared` statement is compiled once per dialect into the driver's SQL, the order of its
+parameters, its constant parameters and the type processors of its parameters and result columns
+(SQLAlchemy's own, so values go in and come out exactly as through SQLAlchemy).
+
+:class:`Driver` runs them on a unit of work's connection and keeps what the store relies on from
+SQLAlchemy: the statement joins the connection's transaction (begun as SQLAlchemy would), the
+engine's ``before_cursor_execute``/``after_cursor_execute`` listeners still see it, and a driver
+error goes through SQLAlchemy's own error handling (wrapped; a lost connection invalidated, and the
+pool's other connections with it).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from sqlalchemy import Connection, exc
+from sqlalchemy.engine import Dialect
+from sqlalchemy.sql import ClauseElement
+
+from bot.store.db import commit_in_pipeline, take_pending_begin
+
+Processor = Callable[[Any], Any]
+_GIVEN = object()  # a parameter the caller gives (see Compiled.slots)
+_row_type: Any = namedtuple  # rows' field names are the statement's columns, known at run time
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """One statement as one dialect's driver takes it."""
+
+    sql: str
+    positional: bool
+    # Each parameter in the order the SQL takes it: its name, the value the statement fixes itself
+    # (a LIMIT, a literal number; else _GIVEN) and the type's conversion on the way in (or None).
+    slots: tuple[tuple[str, Any, Processor | None], ...]
+    row: type[NamedTuple] | None  # the result rows' type; None for a statement returning none
+    results: tuple[tuple[int, Processor], ...]  # result columns whose type converts them on the way out
+
+    def arguments(self, parameters: Mapping[str, Any]) -> Any:
+        """The driver's parameters: a list for a positional driver (sqlite3), else a dict (psycopg)."""
+        values = []
+        for name, fixed, process in self.slots:
+            value = parameters[name] if fixed is _GIVEN else fixed
+            values.append(value if process is None else process(value))
+        if self.positional:
+            return values
+        return dict(zip((slot[0] for slot in self.slots), values, strict=True))
+
+    def rows(self, fetched: Iterable[Sequence[Any]]) -> list[Any]:
+        row, results = self.row, self.results
+        assert row is not None
+        if not results:
+            return [row._make(values) for values in fetched]
+        out = []
+        for values in fetched:
+            converted = list(values)
+            for index, process in results:
+                converted[index] = process(converted[index])
+            out.append(row._make(converted))
+        return out
+
+
+class Prepared:
+    """A Core statement and its compiled forms, one per dialect (compiled on first use)."""
+
+    def __init__(self, statement: ClauseElement, *, name: str = "Row") -> None:
+        self.statement = statement
+        self._name = name
+        self._compiled: dict[str, Compiled] = {}
+
+    def for_dialect(self, dialect: Dialect) -> Compiled:
+        compiled = self._compiled.get(dialect.name)
+        if compiled is None:
+            compiled = self._compiled[dialect.name] = self._compile(dialect)
+        return compiled
+
+    def _compile(self, dialect: Dialect) -> Compiled:
+        compiled: Any = self.statement.compile(dialect=dialect)
+        if any(bind.expanding for bind in compiled.binds.values()):
+            raise ValueError("a prepared statement cannot expand a parameter (IN with a list)")
+        required = {name for name, bind in compiled.binds.items() if bind.required}
+        every = compiled.construct_params(dict.fromkeys(required), _check=False)
+        positional = bool(dialect.positional)
+        names = tuple(compiled.positiontup) if positional else tuple(every)
+        slots = []
+        for name in names:
+            process = compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
+            if name in required:
+                slots.append((name, _GIVEN, process))
+            else:  # the statement's own constant, converted once
+                fixed = every[name]
+                slots.append((name, fixed if process is None else process(fixed), None))
+        row: Any = None
+        results: list[tuple[int, Processor]] = []
+        columns = list(getattr(self.statement, "exported_columns", ()))
+        if columns:
+            row = _row_type(self._name, [column.key for column in columns])
+            for index, column in enumerate(columns):
+                process = column.type.dialect_impl(dialect).result_processor(dialect, None)
+                if process is not None:
+                    results.append((index, process))
+        return Compiled(compiled.string, positional, tuple(slots), row, tuple(results))
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What a prepared statement gave back: its rows (when it returns any) and the rows it touched."""
+
+    rows: list[Any]
+    rowcount: int
+
+    def first(self) -> Any:
+        return self.rows[0] if self.rows else None
+
+    def one(self) -> Any:
+        if len(self.rows) != 1:
+            raise exc.NoResultFound("no row") if not self.rows else exc.MultipleResultsFound("rows")
+        return self.rows[0]
+
+    def scalar(self) -> Any:
+        return self.rows[0][0] if self.rows else None
+
+
+class Driver:
+    """Prepared statements on a unit of work's connection, through its DB-API cursor.
+
+    On PostgreSQL round trips are what a command waits for, so a statement travels with what must go
+    before or after it anyway: the transaction's BEGIN (see ``db.take_pending_begin``) and, for the
+    last write of a unit of work, its COMMIT — one pipelined round trip instead of two or three.
+    """
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.dialect = connection.dialect
+        self._postgresql = self.dialect.name == "postgresql"
+
+    def run(
+        self, prepared: Prepared, parameters: Mapping[str, Any] | None = None, *, commit: bool = False
+    ) -> Ran:
+        """Execute the statement once; its rows, if it returns any. ``commit``: then commit the
+        transaction (the statement must be its last; on failure nothing of it is kept)."""
+        compiled = prepared.for_dialect(self.dialect)
+        return self._execute(compiled, compiled.arguments(parameters or {}), many=False, commit=commit)
+
+    def run_many(self, prepared: Prepared, parameters: Sequence[Mapping[str, Any]]) -> Ran:
+        """Execute the statement once per set of parameters (the driver's ``executemany``)."""
+        compiled = prepared.for_dialect(self.dialect)
+        arguments = [compiled.arguments(one) for one in parameters]
+        return self._execute(compiled, arguments, many=True, commit=False)
+
+    def _execute(self, compiled: Compiled, arguments: Any, *, many: bool, commit: bool) -> Ran:
+        connection = self.connection
+        if not connection.in_transaction():
+            connection.begin()  # as SQLAlchemy's autobegin: the statement is part of a transaction
+        dbapi_connection: Any = connection.connection.dbapi_connection
+        cursor = dbapi_connection.cursor()
+        sql = compiled.sql
+        pipelined = False
+        try:
+            begin = self._postgresql and take_pending_begin(connection)
+            watched = connection.dispatch
+            if watched.before_cursor_execute:
+                for listener in watched.before_cursor_execute:
+                    listener(connection, cursor, sql, arguments, None, many)
+            pipelined = begin or (commit and self._postgresql)
+            if pipelined:
+                try:
+                    with dbapi_connection.pipeline():  # all of it sent at once, then waited for once
+                        if begin:
+                            dbapi_connection.execute("BEGIN")
+                        _send(cursor, sql, arguments, many)
+                        if commit:
+                            with commit_in_pipeline():
+                                connection.commit()
+                except BaseException:
+                    if commit:
+                        # The statement failed and the pipeline skipped the COMMIT after it: the server
+                        # holds a failed transaction that SQLAlchemy, having queued the commit, thinks
+                        # is over.
+                        with suppress(Exception):
+                            dbapi_connection.rollback()
+                    raise
+            else:
+                _send(cursor, sql, arguments, many)
+            if watched.after_cursor_execute:
+                for listener in watched.after_cursor_execute:
+                    listener(connection, cursor, sql, arguments, None, many)
+            rows = compiled.rows(cursor.fetchall()) if compiled.row is not None else []
+            ran = Ran(rows, cursor.rowcount)
+            if commit and not pipelined:
+                connection.commit()
+            return ran
+        except self.dialect.loaded_dbapi.Error as error:
+            # SQLAlchemy's own handling of a driver error, as if it had run the statement: the error
+            # wrapped (IntegrityError, OperationalError …), and a lost connection invalidated along
+            # with the pool's others, so none of them is handed out again.
+            connection._handle_dbapi_exception(error, sql, arguments, cursor, None)
+            raise  # not reached: the line above raises
+        finally:
+            cursor.close()
+
+
+def _send(cursor: Any, sql: str, arguments: Any, many: bool) -> None:
+    if many:
+        cursor.executemany(sql, arguments)
+    else:
+        cursor.execute(sql, arguments)
