@@ -1,6 +1,6 @@
-"""Reading ``/settings key=value …``: per-channel language, moderator role, turn timeout, and whether
-the channel's tournament is on the web (``web=on|off``, a flag the moderator action turns into a
-web token)."""
+"""Reading ``/settings key=value …``: per-channel language, moderator role, turn timeout, whether games
+opened in a text channel get a thread of their own (``threads=on|off``), and whether the channel's
+tournament is on the web (``web=on|off``, a flag the moderator action turns into a web token)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ _KEYS = {
     "role": "moderator_role",
     "timeout": "turn_timeout_seconds",
     "turn_timeout": "turn_timeout_seconds",
+    "threads": "threads",
+    "thread": "threads",
+    "fils": "threads",
     "web": "web",
 }
 _ON = frozenset({"on", "yes", "true", "1", "an", "ein", "ja", "oui", "marche"})
@@ -32,12 +35,14 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("language", "|".join(LANGUAGES)),
     ("moderator", "ROLE"),
     ("timeout", "SECONDS"),
+    ("threads", "on|off"),
 )
 KEYS: tuple[str, ...] = tuple(key for key, _ in USAGE)  # each a key of _KEYS, together every field
 
 
 def usage() -> str:
-    """``language=de|en|fr moderator=ROLE timeout=SECONDS``: every setting as /settings reads it."""
+    """``language=de|en|fr moderator=ROLE timeout=SECONDS threads=on|off``: every setting as /settings
+    reads it."""
     return " ".join(f"{key}={value}" for key, value in USAGE)
 
 
@@ -54,10 +59,10 @@ def parse_settings(options: Mapping[str, str]) -> dict[str, Any]:
             if value.lower() not in LANGUAGES:
                 raise InvalidCommand("unknown_language", language=value, valid=list(LANGUAGES))
             fields[field] = value.lower()
-        elif field == "web":
+        elif field in ("web", "threads"):
             word = value.strip().lower()
             if word not in _ON | _OFF:
-                raise InvalidCommand("web_switch", value=value, valid=["on", "off"])
+                raise InvalidCommand(f"{field}_switch", value=value, valid=["on", "off"])
             fields[field] = word in _ON
         elif field == "turn_timeout_seconds":
             seconds = _seconds(value)

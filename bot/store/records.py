@@ -157,12 +157,37 @@ class NewLogEntry:
 
 
 @dataclasses.dataclass(frozen=True)
+class CatchUpPoint:
+    """Where to start reading a game channel's history after the bot was away: after its last logged
+    chat line (``after``, the front end's message id), else from when the game was opened."""
+
+    guild: str
+    channel: str
+    game_id: int
+    opened_at: datetime
+    after: str | None = None  # the message id of the last chat line logged there, if any
+
+
+@dataclasses.dataclass(frozen=True)
+class Unreminded:
+    """An open game whose player to act has a deadline and was not reminded of it yet."""
+
+    game_id: int
+    version: int
+    guild: str
+    channel: str
+    home: str  # the channel of its tournament (a thread's parent): its settings apply
+    turn_deadline: datetime
+
+
+@dataclasses.dataclass(frozen=True)
 class ChannelDefaults:
     """The bot-wide values a channel falls back on when neither it nor its guild overrides them."""
 
     language: str | None = None
     moderator_role: str | None = None
     turn_timeout_seconds: int = DEFAULT_TURN_TIMEOUT_SECONDS
+    threads: bool = True  # a game opened in a text channel gets a thread of its own
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ChannelDefaults:
@@ -182,6 +207,7 @@ class ChannelSettings:
     language: str | None  # None: the game's own language
     moderator_role: str | None
     turn_timeout_seconds: int
+    threads: bool = True  # games opened here get a thread (a forum's always do)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -41,6 +41,8 @@ from bot.store.repositories import (
     ChannelSettingsRepository,
     CommandLog,
     Corrections,
+    Deliveries,
+    Forum,
     Games,
     Tournaments,
     Transaction,
@@ -59,9 +61,9 @@ RECYCLE_S = 1800.0  # a worker's connection is replaced after this long (idle ti
 class UnitOfWork:
     """One transaction and the repositories working in it.
 
-    ``log``, ``tournaments``, ``games``, ``settings``, ``channels``, ``corrections`` and ``web`` all
-    share the transaction; nothing they write is kept unless :meth:`commit` is called before the unit
-    of work ends.
+    ``log``, ``tournaments``, ``games``, ``settings``, ``channels``, ``corrections``, ``web``,
+    ``delivery`` and ``forum`` all share the transaction; nothing they write is kept unless
+    :meth:`commit` is called before the unit of work ends.
     """
 
     def __init__(self, connection: Connection, url: str | URL, defaults: ChannelDefaults) -> None:
@@ -76,11 +78,24 @@ class UnitOfWork:
         self.channels = Channels(tx, self.games, defaults)
         self.corrections = Corrections(tx)
         self.web = WebPages(tx, self.games)  # web visibility and the pages' reads (bot/pages.py)
+        self.delivery = Deliveries(tx)
+        self.forum = Forum(tx)
+        self.commits = 0  # how many times this unit of work committed
+        self._before_commit: list[Callable[[], None]] = []
+
+    def before_commit(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` (more writes) just before the next commit, in the same transaction: how small
+        bookkeeping rides on a command's own transaction instead of costing one of its own."""
+        self._before_commit.append(hook)
 
     def commit(self) -> None:
         """Make everything written so far durable; the unit of work may go on in a new transaction."""
+        hooks, self._before_commit = self._before_commit, []
+        for hook in hooks:
+            hook()
         with reachable(self._url):
             self._live().commit()
+        self.commits += 1
 
     def rollback(self) -> None:
         with reachable(self._url):

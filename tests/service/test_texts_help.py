@@ -12,7 +12,8 @@ from bot.spelling import ConsoleSpelling
 from bot.texts import LANGUAGES
 from engine.errors import InvalidCommand
 
-SAMPLES = {"language": "en", "moderator": "Croupier", "timeout": "90"}  # a valid value per key
+# a valid value per key
+SAMPLES = {"language": "en", "moderator": "Croupier", "timeout": "90", "threads": "off"}
 
 
 def settings_line() -> str:
@@ -28,7 +29,8 @@ def test_the_help_lists_every_setting_as_settings_reads_it() -> None:
     fields = set()
     for key in listed:
         fields |= set(parse_settings({key: SAMPLES[key]}))  # every listed key is accepted …
-    assert fields == {"language", "moderator_role", "turn_timeout_seconds"}  # … and reaches every field
+    # … and reaches every field
+    assert fields == {"language", "moderator_role", "turn_timeout_seconds", "threads"}
     assert dict(USAGE) == listed
 
 

@@ -4,10 +4,13 @@ They speak SQLAlchemy Core over the mapped tables and return the frozen records 
 :mod:`bot.store.records`. None of them commits: the unit of work does, once, for the whole command.
 One module per concern: ``log`` (the command log), ``games``, ``tournaments``, ``settings`` (channel
 settings and the command path's one read of a channel), ``corrections`` (moderators' corrections),
+``delivery`` (answers still to reach Discord), ``forum`` (games in threads: homes, reminders, catch-up),
 over ``tables`` and ``transaction``.
 """
 
 from bot.store.repositories.corrections import Corrections
+from bot.store.repositories.delivery import Deliveries
+from bot.store.repositories.forum import Forum
 from bot.store.repositories.games import Games
 from bot.store.repositories.log import CommandLog
 from bot.store.repositories.settings import Channels, ChannelSettingsRepository
@@ -32,6 +35,8 @@ __all__ = [
     "Channels",
     "CommandLog",
     "Corrections",
+    "Deliveries",
+    "Forum",
     "Games",
     "RolledDice",
     "Tournaments",

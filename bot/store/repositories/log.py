@@ -57,9 +57,11 @@ class CommandLog:
         dice: Sequence[int] = (),
         dice_from: int = 0,
         reply: Any = None,
+        delivery: str | None = None,
     ) -> LogEntry:
-        """Log one handled message. A duplicate id raises :class:`DuplicateMessage`; the unit of work
-        must then be abandoned (on PostgreSQL the transaction is already aborted)."""
+        """Log one handled message (``delivery="pending"``: its answer is still to be posted). A
+        duplicate id raises :class:`DuplicateMessage`; the unit of work must then be abandoned (on
+        PostgreSQL the transaction is already aborted)."""
         entry = NewLogEntry(
             message_id,
             channel,
@@ -72,6 +74,7 @@ class CommandLog:
             dice,
             dice_from,
             reply,
+            delivery,
         )
         return self.append_entry(entry)
 

@@ -31,7 +31,7 @@ log_t = cast(Table, CommandLogRow.__table__)
 settings_t = cast(Table, ChannelSettingsRow.__table__)
 corrections_t = cast(Table, CorrectionRow.__table__)
 
-SETTING_FIELDS = ("language", "moderator_role", "turn_timeout_seconds")
+SETTING_FIELDS = ("language", "moderator_role", "turn_timeout_seconds", "threads")
 PARTICIPANT_FIELDS = ("player", "name", "position", "role", "points")
 IS_OPEN = games_t.c.status == literal_column("'open'")  # a literal, so the partial index applies
 
