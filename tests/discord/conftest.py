@@ -65,7 +65,12 @@ async def croupier_store(db_url: str) -> AsyncIterator[Store]:
 
 @pytest.fixture
 def table(discord_emulator: DiscordEmulator, croupier_store: Store, people: People) -> Table:  # noqa: F811
+    """The tests' channel plays in place (its ``threads`` setting off), as a channel did before games
+    got threads of their own; tests of threads and forums use channels of their own."""
     options = BotOptions(
         guild_ids=(people.guild,), turn_clock_seconds=None, guild_ready_timeout=READY_QUICKLY
     )
+    with croupier_store.transaction() as uow:
+        uow.settings.set(str(people.guild), str(people.channel), threads=False)
+        uow.commit()
     return Table(discord_emulator, croupier_store, people, Dice(), Clock(), options)

@@ -3,6 +3,7 @@ and scripted dice the test extends as it goes."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -28,6 +29,7 @@ from tests.discord_emulator import (
 )
 
 READY_QUICKLY = 0.05
+CATCH_UP_PATIENCE_S = 10.0  # a safety net: the start reads the store and the history of open games
 
 
 class FastBot(CroupierBot):
@@ -77,6 +79,7 @@ class Table:
     async def running(self, croupier: Croupier | None = None) -> AsyncIterator[FastBot]:
         bot = self.bot(croupier)
         async with running_client(bot, self.emu.token):
+            await asyncio.wait_for(bot.front.caught_up.wait(), CATCH_UP_PATIENCE_S)  # its start is done
             yield bot
 
     # ------------------------------------------------------------------ what users do
