@@ -2,10 +2,12 @@
 
 A post that fails for a reason that may pass (a 5xx, 403 Missing Permissions until a moderator fixes
 the channel, a timeout, a dropped connection) is retried with backoff (1 s, 2 s, 4 s … at most 60 s);
-one whose channel is gone (404: the channel or thread was deleted) is marked undeliverable. Before a
-retry after a failure that Discord may have processed anyway (a timeout, a 5xx), and before posting an
-answer an earlier process left pending, the channel's history is read for the bot's answer — a message
-referencing the original, or carrying the interaction's metadata — so nobody is ever told twice.
+one whose channel is gone (404: the channel or thread was deleted) is marked undeliverable. Nobody is
+ever told twice: each tracked post carries an enforced nonce (the log id), so Discord answers a retry
+within minutes — also of a request that timed out here but was done there — with the message it
+already made; and before a retry after such a failure, and before posting an answer an earlier
+process left pending, the channel's history is read for the bot's answer — a message referencing the
+original, or carrying the interaction's metadata.
 
 A delivered answer is acknowledged to the service, which writes it with its next transaction.
 """
@@ -35,6 +37,7 @@ THREAD_ARCHIVED = 50083
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 CLOCK_SLACK = timedelta(minutes=1)  # how far the log's clock and Discord's may disagree
+NONCE_MAX = 25  # Discord's limit for a message nonce
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,12 @@ class Delivery:
         self._acknowledged = acknowledged
         self.backoff_start = backoff_start
         self.backoff_cap = backoff_cap
+        self.post_timeout = POST_TIMEOUT_S
+        self._stopping = False
+
+    def stop(self) -> None:
+        """The bot is stopping: no more waiting to try again (what is not posted stays pending)."""
+        self._stopping = True
 
     def acknowledge(self, tracked: Tracked | None) -> None:
         if tracked is not None:
@@ -94,6 +103,8 @@ class Delivery:
         ``look_first``: read the history for it before the first try (an earlier process's answer)."""
         channel = self.client.get_partial_messageable(channel_id)
         kwargs: dict[str, Any] = out.kwargs()
+        if tracked is not None:  # Discord answers a retry within minutes with the message it made
+            kwargs["nonce"] = f"croupier-{tracked.log_id}"[:NONCE_MAX]
         if reference is not None:
             kwargs.update(reference=reference, mention_author=False)
         delay = self.backoff_start
@@ -108,7 +119,7 @@ class Delivery:
                     self.acknowledge(tracked)
                     return found
             try:
-                sent = await asyncio.wait_for(channel.send(**kwargs), POST_TIMEOUT_S)
+                sent = await asyncio.wait_for(channel.send(**kwargs), self.post_timeout)
             except discord.NotFound as error:
                 await self._undeliverable(channel_id, tracked, error)
                 return None
@@ -139,6 +150,9 @@ class Delivery:
             else:
                 self.acknowledge(tracked)
                 return sent
+            if self._stopping:
+                log.info("stopping: the answer of log entry %s stays pending", tracked.log_id)
+                return None
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.backoff_cap)
 

@@ -503,6 +503,7 @@ class Front:
 
     async def shutdown(self) -> None:
         """Let queued answers go out for a moment, then write the acknowledgements."""
+        self.delivery.stop()
         await self.outbox.close(CLOSE_PATIENCE_S)
         for answer in list(self._answers.values()):
             answer.settle()

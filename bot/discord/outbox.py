@@ -38,12 +38,16 @@ class Outbox:
     _workers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _waiting: dict[Hashable, _Slot] = field(default_factory=dict)
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
+    _closed: bool = False
 
     def __post_init__(self) -> None:
         self._idle.set()
 
     def put(self, channel_id: int, job: Job, *, latest: Hashable | None = None) -> bool:
-        """Queue ``job`` behind the channel's earlier ones; False when the channel's queue is full."""
+        """Queue ``job`` behind the channel's earlier ones; False when the channel's queue is full (or the
+        outbox closed: the bot is stopping)."""
+        if self._closed:
+            return False
         if latest is not None:
             waiting = self._waiting.get(latest)
             if waiting is not None and not waiting.started:
@@ -97,6 +101,7 @@ class Outbox:
     async def close(self, timeout: float) -> None:  # noqa: ASYNC109
         """Let the queues drain for up to ``timeout`` seconds, then stop the workers (what they did
         not post stays pending in the log and is delivered at the next start)."""
+        self._closed = True
         if not await self.idle(timeout):
             tasks = list(self._workers.values())
             for task in tasks:

@@ -24,7 +24,7 @@ STATES = (PENDING, DELIVERED, UNDELIVERABLE)
 
 _PENDING = (
     select(log_t)
-    .where(log_t.c.delivery == PENDING, log_t.c.created_at < bindparam("b_before"))
+    .where(log_t.c.delivery == PENDING, log_t.c.created_at <= bindparam("b_before"))
     .order_by(log_t.c.id)
     .limit(bindparam("b_limit"))
 )
@@ -37,8 +37,9 @@ class Deliveries:
         self._tx = tx
 
     def pending(self, before: datetime, limit: int = 1000) -> tuple[LogEntry, ...]:
-        """Entries whose answer was not acknowledged, logged before ``before`` (the start of the asking
-        process: what it logs itself, it delivers itself), in log order (the partial index finds them)."""
+        """Entries whose answer was not acknowledged, logged no later than ``before`` (the start of the
+        asking process, before it handles anything: what it logs itself, it delivers itself), in log
+        order (the partial index finds them)."""
         check_instant("before", before)
         rows = self._tx.execute(_PENDING, {"b_before": before, "b_limit": limit})
         return tuple(_log_entry(row) for row in rows)
