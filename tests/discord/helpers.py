@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from bot import texts
 from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
-from bot.discord.commands import DiscordSpelling
+from bot.discord.commands import SLASH_COMMANDS, DiscordSpelling
 from bot.discord.options import BotOptions
 from bot.games import GAMES
 from bot.rendering import Narrator
@@ -250,6 +251,12 @@ def says(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: A
     tests compare with this instead of copying the bot's output. ``game=None``: the shared catalogues
     only, as for answers about no game (settings, standings, refusals of moderator actions)."""
     return Narrator(DiscordSpelling()).line(key, facts, lang, game=GAMES[game] if game is not None else None)
+
+
+def drawn(key: str, lang: str = "de", **facts: Any) -> str:
+    """A line the Discord front end renders itself from the catalogue (field names, the live table's
+    status, the thread pointer): its facts are already Discord text, so nothing is escaped."""
+    return texts.render(key, facts, lang, commands=SLASH_COMMANDS)
 
 
 def refusal(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
