@@ -1,12 +1,13 @@
 """The croupier service: the one path every front end (Discord, console, replay, web) goes through.
 
 A typed line, a button press or a slash command is ONE unit of work: load the channel (its settings
-and open game, one read), decide what the request does (:mod:`bot.moves`, no I/O), write everything a
-move changed — snapshot, participants, log entry — and commit, then answer with a :class:`Reply` that
-already holds everything a front end draws. A line that no game reads as a command never reaches the
-store. A refusal writes nothing. A message id that was handled before is answered from the log and
-applied no second time; two processes racing on one game are kept apart by the version column (the
-loser reloads and answers from the log or from the new state).
+and open game, one read), judge what the request asks (:mod:`bot.moves`, no I/O), perform it, render
+the :class:`Reply` that already holds everything a front end draws, write everything the move changed
+— snapshot, participants, log entry — and commit. A line that no game reads as a command never
+reaches the store; one that the channel's game does not read takes no write lock (see
+:class:`bot.open_kinds.OpenKinds`). A refusal changes no game. A message id that was handled before
+is answered from the log and applied no second time; two processes racing on one game are kept apart
+by the version column (the loser reloads and answers from the log or from the new state).
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ from bot.keyed_locks import KeyedLocks
 from bot.moves import (
     Applied,
     Chat,
+    Found,
     Given,
+    Judged,
     Outcome,
     Pressed,
     Query,
@@ -58,9 +61,12 @@ from bot.moves import (
     Request,
     Typed,
     answer,
-    decide,
     fields_of,
+    judge,
+    perform,
+    read_line,
 )
+from bot.open_kinds import OpenKinds
 from bot.rendering import Narrator, Table
 from bot.replies import Attachment, Live, Reply
 from bot.spelling import ConsoleSpelling, Spelling
@@ -82,7 +88,7 @@ from bot.store import (
 )
 from bot.verify import Report, verify_in
 from engine import dice as dice_mod
-from engine.errors import CroupierError, IllegalCommand, InvalidCommand
+from engine.errors import IllegalCommand, InvalidCommand
 from engine.game import Command, Game, Join, Timeout
 
 log = logging.getLogger(__name__)
@@ -127,13 +133,7 @@ def readings(text: str) -> dict[str, Reading]:
     Parsing needs no store, so the service reads a line before it goes near one, and hands these
     readings on so the channel's game does not parse the line again.
     """
-    found: dict[str, Reading] = {}
-    for kind, game in GAMES.items():
-        try:
-            found[kind] = game.parse(text)
-        except CroupierError as error:
-            found[kind] = error
-    return found
+    return {kind: read_line(game, text) for kind, game in GAMES.items()}
 
 
 def might_be_command(text: str) -> bool:
@@ -170,6 +170,7 @@ class Croupier:
     web_base_url: str = "http://127.0.0.1:8080"  # where /settings web=on says the pages are (WEB_BASE_URL)
     _locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
     _acks: Acknowledgements = field(default_factory=Acknowledgements)
+    _open_kinds: OpenKinds = field(default_factory=OpenKinds)
 
     @cached_property
     def narrator(self) -> Narrator:
@@ -183,34 +184,35 @@ class Croupier:
     # ------------------------------------------------------------------ moves
 
     async def handle_text(self, msg: Incoming) -> Reply:
-        """A chat line: a command of the channel's open game, or chit-chat (answered with ``silent``)."""
-        read = readings(msg.text)
+        """A chat line: a command of the channel's open game, or chit-chat (answered with ``silent``).
+
+        The games read at most :data:`~bot.moves.LINE_MAX` characters of a line (a Discord message's
+        length): a longer line that holds a command is refused (``error.line_too_long``), a longer
+        chit-chat line stays chit-chat.
+        """
+        request = Typed.of(msg.text)
+        read = readings(request.text)
         if all(reading is None for reading in read.values()):
-            if not any(game.near_miss(msg.text) for game in GAMES.values()):
+            if request.length or not any(game.near_miss(msg.text) for game in GAMES.values()):
                 return Reply.nothing()  # chit-chat never reaches the store
             return await self.store.run(lambda uow: self._near_miss_in(uow, msg), read_only=True)
-        return await self._guarded(msg, lambda: self._move(msg, Typed(msg.text, readings=read)))
+        request = replace(request, readings=read)
+        return await self._guarded(msg, lambda: self._move(msg, request))
 
     def _near_miss_in(self, uow: UnitOfWork, msg: Incoming) -> Reply:
         """A line close to a game word, from the player the channel's game waits for: "did you mean"
         (one read, nothing written); from anybody else, or with no game, it is chit-chat."""
-        channel = uow.channels.state(msg.guild, msg.channel, msg.home)
-        record = channel.game
-        game = GAMES.get(record.kind) if record is not None else None
-        if record is None or game is None or record.to_act != msg.author:
+        here = self._load(uow, msg)
+        if isinstance(here, _Idle) or here.record.to_act != msg.author:
             return Reply.nothing()
-        return self._did_you_mean(game, msg.text, language_of(channel)) or Reply.nothing()
-
-    def _did_you_mean(self, game: Game[Any], text: str, lang: str) -> Reply | None:
-        word = game.near_miss(text)
-        if word is None:
-            return None
-        return self.narrator.refusal(InvalidCommand("did_you_mean", word=word), lang, game=game)
+        word = here.game.near_miss(msg.text)
+        return Reply.nothing() if word is None else self._said(here, Chat(near=word))
 
     async def handle_command_text(self, msg: Incoming) -> Reply:
         """Words sent as a command (Discord's ``/zug``, ``/joker wählen``): like a chat line, but a
         line that holds no command, or a channel without a game, gets a refusal rather than silence."""
-        return await self._guarded(msg, lambda: self._move(msg, Typed(msg.text, required=True)))
+        request = Typed.of(msg.text, required=True)
+        return await self._guarded(msg, lambda: self._move(msg, request))
 
     async def execute(self, msg: Incoming, command: Command) -> Reply:
         """Apply a command a front end built (a slash command, the console's /join …) exactly once."""
@@ -222,88 +224,145 @@ class Croupier:
         return await self._guarded(msg, lambda: self._move(msg, Pressed(game_id, version, picked)))
 
     async def _move(self, msg: Incoming, request: Request) -> Reply:
-        asks = _asks(request)
-        work = lambda uow: self._move_in(uow, msg, request)  # noqa: E731
-        done = await self.store.run(work if asks else self._riding(work), read_only=asks)
+        """One request, one unit of work: a writing one when the request is likely to change the game
+        (:meth:`_writes`), else a reading one — run again for writing only if it finds a command. A
+        writing one also writes the waiting acknowledgements of delivered answers (:meth:`_riding`)."""
+        writing = self._writes(msg, request)
+        first = lambda uow: self._move_in(uow, msg, request, writing=writing)  # noqa: E731
+        done = await self.store.run(self._riding(first) if writing else first, read_only=not writing)
+        if isinstance(done, _Writes):
+            again = lambda uow: self._move_in(uow, msg, request, writing=True)  # noqa: E731
+            done = await self.store.run(self._riding(again))
         if isinstance(done, _Asked):  # answered off the event loop and outside any transaction
             events = await asyncio.to_thread(answer, done.game, done.state, msg.author, done.query)
             return self.narrator.answer(done.table, events, done.lang)
+        assert isinstance(done, Reply)  # a writing unit of work never asks to write
         return done
 
-    def _move_in(self, uow: UnitOfWork, msg: Incoming, request: Request) -> Reply | _Asked:
-        """The whole unit of work of a request, run on a store thread: load, decide, persist, render."""
-        channel = uow.channels.state(msg.guild, msg.channel, msg.home)
-        record, lang = channel.game, language_of(channel)
-        if record is None or record.kind not in GAMES:
-            if isinstance(request, Typed) and not request.required:
-                # Chit-chat — or the redelivery of the move that ended the game: answer that as before.
-                return self._earlier_or(uow, msg, Reply.nothing())
-            error = IllegalCommand("no_open_game")
-            refused = self.narrator.refusal(error, lang, private=isinstance(request, Pressed))
-            return self._refuse(uow, msg, refused)
-        game = GAMES[record.kind]
-        state = game.load(record.snapshot)
-        outcome = decide(
-            game,
-            record.id,
-            record.version,
-            state,
-            msg.author,
-            request,
-            moderator=moderates(msg, channel.settings),
-            dice=self._dice_for(record),
-        )
-        if isinstance(request, Typed) and msg.author == record.to_act and _unread(outcome):
-            suggestion = self._did_you_mean(game, request.text, lang)  # "wieter", "garde tou"
-            if suggestion is not None:
-                return self._refuse(uow, msg, suggestion) if isinstance(outcome, Refusal) else suggestion
-        if isinstance(outcome, Chat):
-            return Reply.nothing()
-        if isinstance(outcome, Query):  # nothing is written: the unit of work ends here
-            table = Table(game, record.id, record.number, record.version, state)
-            return _Asked(game, state, outcome, table, lang)
-        if isinstance(outcome, Applied) and isinstance(outcome.command, Join):
-            barred = join_refusal(uow, record, msg.author)  # disqualified from the tournament
-            outcome = outcome if barred is None else Refusal(barred)
+    def _writes(self, msg: Incoming, request: Request) -> bool:
+        """Whether a request's unit of work should take the write lock from the start. Presses, built
+        commands and lines sent as commands are recorded even when refused, so they always write; a
+        chat line only when the game last seen open in its channel (:class:`bot.open_kinds.OpenKinds`)
+        reads it as a command that is no mere question."""
+        if not isinstance(request, Typed) or request.required:
+            return True
+        kind = self._open_kinds.get(msg.channel)
+        reading = request.readings.get(kind) if kind is not None else None
+        return reading is not None and not (isinstance(reading, Command) and reading.query)
+
+    def _move_in(
+        self, uow: UnitOfWork, msg: Incoming, request: Request, *, writing: bool
+    ) -> Reply | _Asked | _Writes:
+        """The whole unit of work of a request, run on a store thread: load, judge — and for a command,
+        perform, render and save. A reading unit of work stops where the first write would be."""
+        here = self._load(uow, msg)
+        if isinstance(here, _Idle):
+            return self._without_game(uow, msg, request, here, writing=writing)
+        judged = self._judge(msg, request, here)
+        if isinstance(judged, Chat):
+            return self._said(here, judged)
+        if isinstance(judged, Query):  # nothing is written: the unit of work ends here
+            return _Asked(here.game, here.state, judged, here.table(), here.lang)
+        if not writing:
+            return _WRITES
+        outcome = self._perform(uow, msg, here, judged) if isinstance(judged, Found) else judged
         if isinstance(outcome, Refusal):
-            refused = self.narrator.refusal(
-                outcome.error, lang, game=game, state=state, game_id=record.id, private=outcome.private
-            )
-            return self._refuse(uow, msg, refused)
-        reply = self._persist(uow, msg, record, game, state, outcome, channel.settings, lang)
+            return self._refuse(uow, msg, self._refusal(here, outcome))
+        now = self.clock()
+        reply = self._render(msg, here, outcome, now)
+        reply = self._save(uow, msg, here, outcome, reply, now)
         uow.commit()
+        self._open_kinds.saw(msg.channel, None if here.game.finished(outcome.state) else here.record.kind)
         return reply
 
-    def _persist(
-        self,
-        uow: UnitOfWork,
-        msg: Incoming,
-        record: GameRecord,
-        game: Game[Any],
-        before: Any,
-        move: Applied,
-        settings: ChannelSettings,
-        lang: str,
-    ) -> Reply:
-        """Render the move's reply and write the move — game, participants, log entry — in one go."""
-        now = self.clock()
+    def _load(self, uow: UnitOfWork, msg: Incoming) -> _Idle | _Playing:
+        """The one read of a request: the channel's settings and open game, with the game's state."""
+        channel = uow.channels.state(msg.guild, msg.channel, msg.home)
+        record, lang = channel.game, language_of(channel)
+        self._open_kinds.saw(msg.channel, record.kind if record is not None else None)
+        if record is None or record.kind not in GAMES:
+            return _Idle(channel, lang)
+        game = GAMES[record.kind]
+        return _Playing(channel, lang, record, game, game.load(record.snapshot))
+
+    def _without_game(
+        self, uow: UnitOfWork, msg: Incoming, request: Request, here: _Idle, *, writing: bool
+    ) -> Reply | _Writes:
+        """A request in a channel with no open game (or one of a game no longer installed)."""
+        if isinstance(request, Typed) and not request.required:
+            # Chit-chat — or the redelivery of the move that ended the game: answer that as before.
+            return self._earlier_or(uow, msg, Reply.nothing())
+        if not writing:
+            return _WRITES
+        refused = self.narrator.refusal(
+            IllegalCommand("no_open_game"), here.lang, private=isinstance(request, Pressed)
+        )
+        return self._refuse(uow, msg, refused)
+
+    def _judge(self, msg: Incoming, request: Request, here: _Playing) -> Judged:
+        """What the request asks of the loaded game (:func:`bot.moves.judge`): no die is rolled yet."""
+        moderator = moderates(msg, here.channel.settings)
+        game, record = here.game, here.record
+        return judge(game, record.id, record.version, here.state, msg.author, request, moderator=moderator)
+
+    def _perform(self, uow: UnitOfWork, msg: Incoming, here: _Playing, found: Found) -> Outcome:
+        """The found command applied with the game's dice — unless its player is barred from the
+        tournament (disqualified players may not join its games)."""
+        if isinstance(found.command, Join):
+            barred = join_refusal(uow, here.record, msg.author)
+            if barred is not None:
+                return Refusal(barred)
+        return perform(here.game, here.state, msg.author, found, self._dice_for(here.record))
+
+    def _said(self, here: _Playing, chat: Chat) -> Reply:
+        """The answer to chit-chat: nothing, or the game word it probably meant (nothing is recorded)."""
+        if chat.near is None:
+            return Reply.nothing()
+        meant = InvalidCommand("did_you_mean", word=chat.near)
+        return self.narrator.refusal(meant, here.lang, game=here.game)
+
+    def _refusal(self, here: _Playing, refusal: Refusal) -> Reply:
+        return self.narrator.refusal(
+            refusal.error,
+            here.lang,
+            game=here.game,
+            state=here.state,
+            game_id=here.record.id,
+            private=refusal.private,
+        )
+
+    def _render(self, msg: Incoming, here: _Playing, move: Applied, now: datetime) -> Reply:
+        """The move's reply: what happened, the table and board after it, and the turn's deadline."""
+        record, game = here.record, here.game
         finished = game.finished(move.state)
-        to_act = game.to_act(move.state)
-        timeout = settings.turn_timeout_seconds
-        deadline = now + timedelta(seconds=timeout) if timeout and to_act and not finished else None
         table = Table(game, record.id, record.number, record.version + 1, move.state)
         seed = record.seed if finished and self.verifiable else None
-        reply = self.narrator.move(table, before, move.events, lang, actor=msg.author, seed=seed)
-        result = self._result_line(record, game, move.state, reply.title, lang) if finished else ""
-        reply = replace(reply, deadline=deadline, result=result)
+        reply = self.narrator.move(table, here.state, move.events, here.lang, actor=msg.author, seed=seed)
+        result = self._result_line(record, game, move.state, reply.title, here.lang) if finished else ""
+        return replace(reply, deadline=self._deadline(here, move, now), result=result)
+
+    def _deadline(self, here: _Playing, move: Applied, now: datetime) -> datetime | None:
+        """When the player to act after the move runs out of time (the channel's turn timeout)."""
+        timeout = here.channel.settings.turn_timeout_seconds
+        if not timeout or here.game.finished(move.state) or here.game.to_act(move.state) is None:
+            return None
+        return now + timedelta(seconds=timeout)
+
+    def _save(
+        self, uow: UnitOfWork, msg: Incoming, here: _Playing, move: Applied, reply: Reply, now: datetime
+    ) -> Reply:
+        """Write the move — game, participants, log entry with its reply — in one go; the reply as the
+        front end gets it: with its log entry (whose delivery it acknowledges) and the live table."""
+        record, game = here.record, here.game
+        finished = game.finished(move.state)
         saved, entry = uow.games.save_and_log(
             GameSave(
                 record.id,
                 expected_version=record.version,
                 snapshot=game.dump(move.state),
                 dice_used=record.dice_used + len(move.dice),
-                to_act=to_act,
-                turn_deadline=deadline,
+                to_act=game.to_act(move.state),
+                turn_deadline=reply.deadline,
                 participants=game.table(move.state),
                 status="closed" if finished else "open",
                 closed_at=now if finished else None,
@@ -366,17 +425,16 @@ class Croupier:
         """The frame every moderator action shares: the right, the validation, exactly-once, and one
         logged transaction."""
 
-        async def run() -> Reply:
-            done = await self.store.run(self._riding(lambda uow: self._moderate_in(uow, msg, action)))
-            if not isinstance(done, _Unsettled):
-                return done
-            # Refused by what the store holds — maybe because another process just handled this very
-            # message, and its write may have ended our transaction: judge it in a fresh one.
-            return await self.store.run(self._riding(lambda uow: self._refuse(uow, msg, done.refusal)))
+        return await self._guarded(
+            msg, lambda: self.store.run(self._riding(lambda uow: self._moderate_in(uow, msg, action)))
+        )
 
-        return await self._guarded(msg, run)
-
-    def _moderate_in(self, uow: UnitOfWork, msg: Incoming, action: ModeratorAction) -> Reply | _Unsettled:
+    def _moderate_in(self, uow: UnitOfWork, msg: Incoming, action: ModeratorAction) -> Reply:
+        """A moderator action's unit of work. An action the store's contents refuse (a game already
+        open) is recorded in a fresh transaction of the same unit of work: what the action wrote before
+        it found the refusal (a tournament started on the spot) must not stay; on PostgreSQL a violated
+        constraint (a game another process opened a moment ago) has already ended the transaction; and
+        the fresh one sees the log entry of another process that handled this very message meanwhile."""
         channel = uow.channels.state(msg.guild, msg.channel, msg.home)
         lang = language_of(channel)
         allowed = moderates(msg, channel.settings)
@@ -392,10 +450,13 @@ class Croupier:
         if isinstance(outcome, Planned):  # nothing was written: there is nothing to commit or log
             return outcome.reply
         if isinstance(outcome, Refusal):
-            return _Unsettled(self.narrator.refusal(outcome.error, lang))
+            uow.rollback()
+            return self._refuse(uow, msg, self.narrator.refusal(outcome.error, lang))
         entry = self._log_action(uow, msg, outcome)
         reply = replace(outcome.reply, log_id=entry.id, live=self._live_after(uow, outcome))
         uow.commit()
+        if isinstance(action, OpenGame):
+            self._open_kinds.saw(msg.channel, GAMES.named(action.kind).name)
         return reply
 
     def _context(self, msg: Incoming, channel: ChannelState, lang: str) -> Context:
@@ -780,14 +841,6 @@ def _marked(uow: UnitOfWork, log_id: int, state: str, now: datetime) -> None:
     uow.commit()
 
 
-def _asks(request: Request) -> bool:
-    """A typed line every game reads as a question only: its unit of work only reads."""
-    if not isinstance(request, Typed):
-        return False
-    read = [reading for reading in request.readings.values() if reading is not None]
-    return bool(read) and all(isinstance(reading, Command) and reading.query for reading in read)
-
-
 @dataclass(frozen=True)
 class _Asked:
     """A query found in its unit of work, to be answered once that has ended."""
@@ -799,11 +852,35 @@ class _Asked:
     lang: str
 
 
-def _unread(outcome: Outcome) -> bool:
-    """The line was not read as a command of the game: chit-chat, or a malformed command."""
-    return isinstance(outcome, Chat) or (
-        isinstance(outcome, Refusal) and isinstance(outcome.error, InvalidCommand)
-    )
+@dataclass(frozen=True)
+class _Idle:
+    """A channel with no open game (or one of a game no longer installed), as a request loaded it."""
+
+    channel: ChannelState
+    lang: str
+
+
+@dataclass(frozen=True)
+class _Playing:
+    """A channel and its open game, as a request's unit of work loaded them."""
+
+    channel: ChannelState
+    lang: str
+    record: GameRecord
+    game: Game[Any]
+    state: Any
+
+    def table(self) -> Table:
+        record = self.record
+        return Table(self.game, record.id, record.number, record.version, self.state)
+
+
+class _Writes:
+    """A reading unit of work's answer when the request turned out to change the game: run it again,
+    for writing."""
+
+
+_WRITES = _Writes()
 
 
 def _tournament_named(uow: UnitOfWork, channel: str, wanted: str | None) -> Tournament | None:
@@ -816,13 +893,6 @@ def _tournament_named(uow: UnitOfWork, channel: str, wanted: str | None) -> Tour
         ids = ", ".join(f"{t.id} ({t.channel}, {t.created_at:%Y-%m-%d})" for t in matches)
         raise LookupError(f"several tournaments are called {wanted!r}: {ids}; give the id instead")
     return matches[0] if matches else None
-
-
-@dataclass(frozen=True)
-class _Unsettled:
-    """A moderator action refused by what the store holds, to be judged again in a fresh transaction."""
-
-    refusal: Reply
 
 
 def seed_from_text(text: str) -> Callable[[str, int, int], bytes]:

@@ -1,8 +1,10 @@
-"""How one request becomes a move, decided without the store: authorize, parse, apply.
+"""How one request becomes a move, decided without the store: read, judge, perform.
 
-The service loads the channel, hands the loaded game to :func:`decide` and persists what it answers.
-Everything here is plain computation (the engine and the dice source it is given), so it holds no
-lock, awaits nothing, and a refusal is a value (:class:`Refusal`) rather than an exception.
+The service loads the channel and hands the loaded game to :func:`judge`, which says what the request
+asks for without rolling a die — a command to perform (:class:`Found`), a question (:class:`Query`),
+a refusal (:class:`Refusal`) or chit-chat (:class:`Chat`). Only a found command needs a writing unit
+of work; :func:`perform` then applies it with the game's dice. Everything here is plain computation,
+so it holds no lock, awaits nothing, and a refusal is a value rather than an exception.
 """
 
 from __future__ import annotations
@@ -16,17 +18,29 @@ from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand
 from engine.game import Choice, Command, Event, Game
 
+LINE_MAX = 2000  # characters of a chat line the games read, as in a Discord message
+
 # --- what was asked ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Typed:
     """A chat line: a command of the channel's game, or chit-chat — unless ``required``: a line sent
-    as a command (Discord's ``/zug``), which is refused when it holds none."""
+    as a command (Discord's ``/zug``), which is refused when it holds none.
+
+    ``text`` is at most :data:`LINE_MAX` characters; ``length`` is the length of the line as sent when
+    it was longer (0 otherwise): such a line that holds a command is refused, never performed cut."""
 
     text: str
     required: bool = False
     readings: Mapping[str, Reading] = field(default_factory=dict, hash=False)  # by game, if read already
+    length: int = 0
+
+    @classmethod
+    def of(cls, line: str, *, required: bool = False, readings: Mapping[str, Reading] | None = None) -> Typed:
+        """A line as the games get to read it: cut to :data:`LINE_MAX` characters."""
+        length = len(line) if len(line) > LINE_MAX else 0
+        return cls(line[:LINE_MAX], required, readings or {}, length)
 
 
 @dataclass(frozen=True)
@@ -49,13 +63,29 @@ Request = Typed | Given | Pressed
 Reading = Command | CroupierError | None  # what one game made of a line
 
 
+def read_line(game: Game[Any], text: str) -> Reading:
+    """What ``game`` makes of a line: its command, the reason it is malformed, or None for chit-chat."""
+    try:
+        return game.parse(text)
+    except CroupierError as error:
+        return error
+
+
 # --- what came of it ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Found:
+    """A command to perform, before any die is rolled: it changes the game, so it is written."""
+
+    command: Command
+    words: str  # what the log shows as typed: the line, the pressed choice's words, or a /command
 
 
 @dataclass(frozen=True)
 class Applied:
     command: Command
-    words: str  # what the log shows as typed: the line, the pressed choice's words, or a /command
+    words: str
     state: Any  # the game after the move
     events: Sequence[Event]
     dice: tuple[int, ...]  # the faces this move used, in order
@@ -77,13 +107,17 @@ class Query:
 
 @dataclass(frozen=True)
 class Chat:
-    """The line holds no command: say nothing."""
+    """The line holds no command: say nothing — or, to the player the game waits for, the game word
+    the line probably meant (``near``: "weiter" for "wieter")."""
+
+    near: str | None = None
 
 
-Outcome = Applied | Refusal | Chat | Query
+Judged = Found | Refusal | Chat | Query
+Outcome = Applied | Refusal
 
 
-def decide(
+def judge(
     game: Game[Any],
     game_id: int,
     version: int,
@@ -92,31 +126,39 @@ def decide(
     request: Request,
     *,
     moderator: bool,
-    dice: dice_mod.DiceSource,
-) -> Outcome:
-    """What ``actor``'s request does to the game (which stays untouched: states are immutable)."""
+) -> Judged:
+    """What ``actor``'s request asks of the game, decided without dice and without changing it."""
     found = _command(game, game_id, version, state, actor, request)
-    if not isinstance(found, tuple):
+    if isinstance(request, Typed):
+        if request.length and not isinstance(found, Chat):
+            return Refusal(InvalidCommand("line_too_long", limit=LINE_MAX, length=request.length))
+        if actor == game.to_act(state) and _unread(found):
+            found = _near(game, request.text, found)
+    if not isinstance(found, Found):
         return found
-    command, words = found
-    if command.moderator_only and not moderator:
+    if found.command.moderator_only and not moderator:
         return Refusal(IllegalCommand("not_moderator"))
-    if command.query:
-        return Query(command)
+    if found.command.query:
+        return Query(found.command)
+    return found
+
+
+def perform(game: Game[Any], state: Any, actor: str, found: Found, dice: dice_mod.DiceSource) -> Outcome:
+    """The found command applied with ``dice`` (``state`` stays untouched: states are immutable)."""
     recording = dice_mod.RecordingDice(dice)
     try:
-        new_state, events = game.apply(state, actor, command, recording)
+        new_state, events = game.apply(state, actor, found.command, recording)
     except CroupierError as error:
         return Refusal(error)
-    return Applied(command, words, new_state, tuple(events), tuple(recording.faces))
+    return Applied(found.command, found.words, new_state, tuple(events), tuple(recording.faces))
 
 
 def _command(
     game: Game[Any], game_id: int, version: int, state: Any, actor: str, request: Request
-) -> tuple[Command, str] | Refusal | Chat:
+) -> Found | Refusal | Chat:
     """The command a request stands for, with the words the log keeps for it."""
     if isinstance(request, Given):
-        return request.command, describe(request.command)
+        return Found(request.command, describe(request.command))
     if isinstance(request, Pressed):
         if request.game_id != game_id or request.version != version:
             return Refusal(IllegalCommand("outdated_choice"), private=True)
@@ -126,25 +168,34 @@ def _command(
         text = words_for(game.choices(state), request.picked)
         if text is None:
             return Refusal(IllegalCommand("outdated_choice"), private=True)
+        reading = read_line(game, text)
     else:
         text = request.text
-    known = request.readings if isinstance(request, Typed) else {}
-    try:
-        command = _reading(known[game.name]) if game.name in known else game.parse(text)
-    except CroupierError as error:
-        return Refusal(error)
-    if command is None:
+        known = request.readings
+        reading = known[game.name] if game.name in known else read_line(game, text)
+    if isinstance(reading, CroupierError):
+        return Refusal(reading)
+    if reading is None:
         if isinstance(request, Pressed):  # a choice's words always parse; if not, the board is old
             return Refusal(IllegalCommand("outdated_choice"), private=True)
         return Refusal(InvalidCommand("not_a_command")) if request.required else Chat()
-    return command, text
+    return Found(reading, text)
 
 
-def _reading(reading: Reading) -> Command | None:
-    """A reading made before the store was touched, as parsing the line again would give it."""
-    if isinstance(reading, CroupierError):
-        raise reading
-    return reading
+def _unread(found: Found | Refusal | Chat) -> bool:
+    """The line was not read as a command of the game: chit-chat, or a malformed command."""
+    return isinstance(found, Chat) or (isinstance(found, Refusal) and isinstance(found.error, InvalidCommand))
+
+
+def _near(game: Game[Any], text: str, found: Found | Refusal | Chat) -> Found | Refusal | Chat:
+    """A line the game did not read, close to one of its words ("wieter", "garde tou"): a malformed
+    command is refused with the word it probably meant; chit-chat is answered with it."""
+    word = game.near_miss(text)
+    if word is None:
+        return found
+    if isinstance(found, Refusal):
+        return Refusal(InvalidCommand("did_you_mean", word=word))
+    return Chat(near=word)
 
 
 def answer(game: Game[Any], state: Any, actor: str, query: Query) -> Sequence[Event]:

@@ -13,6 +13,7 @@ import pytest
 
 from bot import cli
 from bot.console import Console
+from bot.corrections import when
 from bot.croupier import Croupier, Incoming, seed_from_text
 from bot.games import GAMES, scope_of
 from bot.store import GameRecord, LogEntry, Store
@@ -212,12 +213,35 @@ async def test_corrections_lists_every_correction_with_its_reason(console: Conso
     assert ok
     lines = listed.splitlines()
     assert lines[0] == render("common.corrections_title", {"name": "Wintercup"}, "de")
+    with store.transaction(read_only=True) as uow:
+        tournament = uow.tournaments.current(CHANNEL)
+        assert tournament is not None
+        undo, adjust = uow.corrections.of_tournament(tournament.id)
     assert len(lines) == 3
-    assert "mod" in lines[1]
-    assert "weiter" in lines[1]
+    # When (as stored), who, what, why — in that order, each correction on its line.
+    assert lines[1].startswith(f"{when(undo.created_at)} · mod · ")
+    assert "„weiter“" in lines[1]
     assert lines[1].endswith("· Versehen")
-    assert "anna −3" in lines[2]
-    assert lines[2].endswith("· Strafe")
+    assert lines[2] == f"{when(adjust.created_at)} · mod · anna −3 · Strafe"
+
+
+async def test_a_redelivered_undo_after_later_moves_undoes_nothing_more(
+    console: Console, store: Store
+) -> None:
+    """An undo delivered again after the game moved on is answered from the log: it must not take back
+    the move made since."""
+    await play(console, "mod: /open verflixte6", "anna: /join", "ben: /join", "anna: weiter")
+    first = await say(console, "#u7 mod: /undo Versehen")
+    assert first[0], first
+    assert (await say(console, "anna: weiter"))[0]
+    moved, _ = game_and_log(store)
+    assert await say(console, "#u7 mod: /undo Versehen") == first
+    again, _ = game_and_log(store)
+    assert (again.version, again.dice_used, again.snapshot) == (
+        moved.version,
+        moved.dice_used,
+        moved.snapshot,
+    )
 
 
 async def test_non_moderators_are_refused_and_nothing_changes(console: Console, store: Store) -> None:

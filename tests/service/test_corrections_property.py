@@ -1,7 +1,8 @@
 """Property: whatever mix of moves and undos a game sees, the stored game is what its log replays to.
 
 Random games of Die verflixte 6! and Killer (the players press random choices of their boards, people
-join, moderators undo at random) are played through the service on both stores with verifiable dice.
+join, moderators undo at random, turns time out, and any earlier message is delivered again) are played
+through the service on both stores with verifiable dice.
 After every request the stored snapshot and seats must equal a replay of the log — the opening's
 options, then every move not voided, each with the dice it logged — and the log's dice, voided moves'
 included, must be the committed sequence without a gap: an undo never gives a die back. (The console
@@ -25,12 +26,12 @@ from bot.croupier import Croupier
 from bot.games import GAMES
 from bot.store import GameRecord, Store
 from engine.dice import DiceSource, ScriptedDice, VerifiableDice, derive_die
-from engine.game import Join, Start
+from engine.game import Join, Start, Timeout
 from tests.service.helpers import Table
 
 PLAYERS = ("anna", "ben", "cleo")
 EXAMPLES = settings(
-    max_examples=25,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -94,7 +95,7 @@ def check_replay(store: Store, game_id: int) -> tuple[int, int]:
     return standing, voided
 
 
-ACTIONS = ("move", "move", "move", "undo", "join", "start")
+ACTIONS = ("move", "move", "move", "undo", "join", "start", "timeout", "again")
 
 
 async def _session(store: Store, kind: str, data: st.DataObject) -> None:
@@ -111,6 +112,8 @@ async def _session(store: Store, kind: str, data: st.DataObject) -> None:
     if kind == "killer":
         assert (await table.do("mod", Start())).ok
     standing, voided = check_replay(store, game_id)
+    sent: list[tuple[str, str, str]] = []  # (message id, author, words) of every line typed so far
+    redelivered = 0
     for _ in range(data.draw(st.integers(1, 30), label="requests")):
         # The same draws every time, whatever the game does with them: a replayable choice sequence.
         action = data.draw(st.sampled_from(ACTIONS), label="action")
@@ -123,19 +126,36 @@ async def _session(store: Store, kind: str, data: st.DataObject) -> None:
             continue
         state = game.load(record.snapshot)
         to_act, choices = game.to_act(state), game.choices(state)
-        if action == "undo" or (action == "move" and (to_act is None or not choices)):
+        if action == "again" and sent:
+            # A redelivery is answered from the log and changes nothing, whatever happened since (advice
+            # is a question: never logged, answered afresh, and it writes nothing either).
+            mid, author, words = sent[pick % len(sent)]
+            before = (record.version, record.dice_used)
+            again = await table.say(author, words, mid=mid)
+            redelivered += 1
+            assert again.duplicate or again.private, f"{mid} was judged a second time"
+            with store.transaction(read_only=True) as uow:
+                after = uow.games.get(game_id)
+            assert after is not None
+            assert (after.version, after.dice_used) == before
+        elif action == "undo" or (action in ("move", "again") and (to_act is None or not choices)):
             await croupier.undo(table.msg("mod"), "Versehen")
-        elif action == "move":
+        elif action in ("move", "again"):
             assert to_act is not None
             choice = choices[pick % len(choices)]
             words = choice.compose([choice.words]) if choice.multi else choice.words
-            await table.say(to_act, words)
+            mid = f"{channel}:line:{len(sent)}"
+            await table.say(to_act, words, mid=mid)
+            sent.append((mid, to_act, words))
+        elif action == "timeout":
+            await croupier.execute(table.msg("mod", mid=f"{channel}:timeout:{pick}:{len(sent)}"), Timeout())
         elif action == "join":
             await table.do(joiner, Join(joiner))
         else:
             await table.do("mod", Start())
         standing, voided = check_replay(store, game_id)
     event(f"{kind}: moves voided > 0" if voided else f"{kind}: no move voided")
+    event(f"{kind}: a line redelivered" if redelivered else f"{kind}: no line redelivered")
     event(f"{kind}: moves standing ≥ 5" if standing >= 5 else f"{kind}: moves standing < 5")
 
 
