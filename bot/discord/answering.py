@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 DEFER_AFTER = 1.5  # seconds: well inside Discord's three, with room for a slow callback
 UNKNOWN_INTERACTION = 10062  # not acknowledged within three seconds
+ALREADY_ACKNOWLEDGED = 40060  # another process of this bot answered first (both received the event)
 UNKNOWN_WEBHOOK = 10015  # the interaction's token is gone
 INVALID_WEBHOOK_TOKEN = 50027  # the interaction's token expired (fifteen minutes)
 
@@ -35,6 +36,11 @@ FRESH, DEFERRED, ANSWERED, GONE = "fresh", "deferred", "answered", "gone"
 
 class InteractionGone(Exception):
     """The interaction can no longer be answered (not acknowledged in time, or its token expired)."""
+
+
+class AnsweredElsewhere(Exception):
+    """Discord says the interaction was acknowledged already: another process of the bot, which got
+    the same event, answered it (the store made sure the command was applied once)."""
 
 
 class Answer:
@@ -106,7 +112,8 @@ class Answer:
 
     async def send(self, out: Outgoing, private: bool) -> int | None:
         """Send one answer message; the new (or edited) message's id when it is known. Raises
-        :class:`InteractionGone` when the interaction can no longer be answered."""
+        :class:`InteractionGone` when the interaction can no longer be answered, and
+        :class:`AnsweredElsewhere` when another process answered it first."""
         self.settle()
         async with self._lock:
             if self.state == GONE:
@@ -114,6 +121,9 @@ class Answer:
             try:
                 return await self._send(out, private)
             except discord.HTTPException as error:
+                if self.state == FRESH and error.code == ALREADY_ACKNOWLEDGED:
+                    self.state = ANSWERED
+                    raise AnsweredElsewhere(self.interaction.id) from error
                 if not _gone(error):
                     raise
                 log.warning("interaction %s is gone (%s)", self.interaction.id, error)

@@ -28,7 +28,7 @@ from discord import app_commands
 from bot import texts
 from bot.croupier import Croupier, Incoming, might_be_command
 from bot.discord import escape, threads
-from bot.discord.answering import Answer, InteractionGone
+from bot.discord.answering import Answer, AnsweredElsewhere, InteractionGone
 from bot.discord.boards import Press
 from bot.discord.context import from_interaction, from_message, language_of_locale
 from bot.discord.delivery import Delivery, Tracked
@@ -316,7 +316,7 @@ class Front:
     async def _send_note(self, answer: Answer, out: Outgoing) -> None:
         try:
             await answer.send(out, True)
-        except (discord.HTTPException, InteractionGone) as error:
+        except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as error:
             log.info("could not answer interaction %s: %s", answer.interaction.id, error)
         finally:
             await self._forget(answer)
@@ -334,6 +334,8 @@ class Front:
                 if draw is not None and await draw(self, interaction, reply):
                     return
                 await self._answer_reply(answer, reply, ephemeral)
+            except (AnsweredElsewhere, InteractionGone, discord.HTTPException) as error:
+                log.info("could not answer interaction %s: %s", interaction.id, error)  # nothing stored
             finally:
                 await self._forget(answer)
 
@@ -355,6 +357,9 @@ class Front:
         tracked = None if private else self._tracked(reply, f"interaction:{interaction.id}")
         try:
             message_id = await answer.send(out, private)
+        except AnsweredElsewhere:
+            log.info("interaction %s was answered by another process of the bot", interaction.id)
+            return
         except (InteractionGone, discord.HTTPException) as error:
             if private or (isinstance(error, discord.HTTPException) and tracked is None):
                 log.warning("the answer to interaction %s is lost: %s", interaction.id, error)
@@ -457,7 +462,7 @@ class Front:
     async def _send_note_public(self, answer: Answer, out: Outgoing) -> None:
         try:
             await answer.send(out, False)
-        except (discord.HTTPException, InteractionGone) as error:
+        except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as error:
             log.info("could not point interaction %s at its thread: %s", answer.interaction.id, error)
         finally:
             await self._forget(answer)
@@ -533,7 +538,7 @@ class Front:
         answer = self._answers.get(interaction.id) or Answer(interaction)
         try:
             await answer.send(Outgoing([], nobody(), content=texts.render(key, {}, lang)), True)
-        except (discord.HTTPException, InteractionGone) as http_error:
+        except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as http_error:
             log.warning("could not tell the user about the failure of %s: %s", interaction.id, http_error)
         finally:
             await self._forget(answer)
