@@ -32,6 +32,7 @@ pytestmark = pytest.mark.parametrize("db_backend", BACKENDS, indirect=True)
 def _acknowledgements_ride_along(table: Table) -> None:
     table.options = dataclasses.replace(table.options, acknowledge_after_seconds=3600)
 
+
 CONTINUE = says("choice.continue")  # the button's label, as the game's catalogue names it
 
 
