@@ -19,7 +19,7 @@ from bot.games import GAMES
 from bot.moves import Refusal
 from bot.rendering import Narrator, Table
 from bot.replies import Reply
-from bot.settings_words import parse_settings
+from bot.settings_words import described, parse_settings
 from bot.store import ChannelState, GameAlreadyOpen, Tournament, UnitOfWork
 from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand
@@ -179,8 +179,7 @@ def _planned(uow: UnitOfWork, ctx: Context, game: Game[Any], lang: str) -> Plann
 
 @dataclass(frozen=True)
 class ChangeSettings:
-    """Per-channel settings: language, moderator role, turn timeout, threads (``threads=on|off``), and
-    the web pages (``web=on|off``)."""
+    """Per-channel settings: language, moderator role, turn timeout, and the web pages (``web=on|off``)."""
 
     options: Mapping[str, str]
 
@@ -197,7 +196,7 @@ class ChangeSettings:
         settings = ctx.channel.settings
         if fields or web is None:
             uow.settings.set(ctx.guild, settings.channel, **fields)
-        shown = ", ".join(f"{key}={_setting_shown(value)}" for key, value in fields.items())
+        shown = described(fields)  # as typed: timeout=90, not turn_timeout_seconds=90
         lang = fields.get("language") or ctx.lang
         lines = [ctx.narrator.line("common.settings_changed", {"settings": shown}, lang)] if fields else []
         if web is not None:
@@ -205,13 +204,6 @@ class ChangeSettings:
         reply = Reply(ok=True, lines=tuple(lines), language=lang)
         logged = {"type": "Settings", **fields} | ({} if web is None else {"web": web})
         return Done(reply, logged)
-
-
-def _setting_shown(value: Any) -> str:
-    """A setting's new value as /settings reads it (``threads=off``, not ``threads=False``)."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
 
 
 def _web_switch(uow: UnitOfWork, ctx: Context, channel: str, on: bool, lang: str) -> str:

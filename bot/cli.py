@@ -30,7 +30,7 @@ from pydantic_settings import SettingsError
 
 from bot.redaction import RedactingFormatter
 from bot.settings import Settings, get_settings, settings_problem
-from bot.store import SchemaNotCurrent, Store, StoreUnavailable
+from bot.store import BadDatabaseURL, SchemaNotCurrent, Store, StoreUnavailable, store_url
 from bot.urls import mask_url, mask_urls_in
 
 BANNER = """Croupier — console channel ({db})
@@ -112,13 +112,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = get_settings()
     except (ValidationError, SettingsError) as error:
         return _fail(settings_problem(error), 2)
+    except UnicodeDecodeError as error:  # environment variables are text already: it is the file
+        return _fail(f"cannot read .env: not UTF-8 text (byte {error.start}); save it as UTF-8", 2)
     configure_logging(settings)
     if args.command != "migrate":
         # The automatic first migration of a new SQLite file is routine, not news.
         logging.getLogger("alembic").setLevel(logging.WARNING)
     handler = _COMMANDS[args.command]
     try:
+        if "db" in vars(args):
+            store_url(_db_url(args))  # a URL the store cannot use is refused before anything starts
         return handler(args)
+    except BadDatabaseURL as error:
+        return _fail(str(error), 2)
     except (StoreUnavailable, SchemaNotCurrent) as error:
         return _fail(str(error))
     except KeyboardInterrupt:
@@ -129,11 +135,30 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def configure_logging(settings: Settings) -> None:
-    """Log to stderr at LOG_LEVEL, every line without secrets (the token, passwords, interaction tokens)."""
+    """Log to stderr at LOG_LEVEL, every line without secrets (the token, passwords, interaction tokens)
+    and without discord.py's routine notes (see :class:`RoutineNotes`)."""
     token = settings.discord_token.get_secret_value() if settings.discord_token is not None else ""
     handler = logging.StreamHandler()
     handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets=[token.strip()]))
+    handler.addFilter(RoutineNotes(verbose=settings.log_level_number <= logging.DEBUG))
     logging.basicConfig(level=settings.log_level.upper(), handlers=[handler])
+
+
+class RoutineNotes(logging.Filter):
+    """Drops what discord.py says on every start: that voice needs PyNaCl and davey (the croupier has
+    no voice) and that it logs in with a token (the croupier's own "logged in as …" follows). A start
+    that fails then shows its one reason alone; LOG_LEVEL=DEBUG keeps them."""
+
+    NOTES = ("voice will NOT be supported", "logging in using static token")
+
+    def __init__(self, *, verbose: bool = False) -> None:
+        super().__init__()
+        self.verbose = verbose
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.verbose or not record.name.startswith("discord."):
+            return True
+        return not any(note in str(record.msg) for note in self.NOTES)
 
 
 def _fail(message: str, code: int = 1, stream: TextIO | None = None) -> int:
@@ -262,7 +287,7 @@ def _verify(args: argparse.Namespace) -> int:
             print(render("common.verify_none", {}, "en"))
             return 0
         for report in reports:
-            print(f"game {report.game_id}: " + croupier.report_line(report, "en"))
+            print(croupier.report_line(report, "en"))  # the line names the game's id
         return 0 if all(r.ok for r in reports) else 1
 
     return _with_store(args, body)

@@ -172,7 +172,7 @@ class Console:
         """``/adjust NAME ±N REASON``: the name is every word before the first signed whole number."""
         found = _adjustment(args)
         if found is None:
-            return await self.croupier.say_error(msg, "correction_usage", usage="/adjust NAME ±N REASON")
+            return await self.croupier.say_error(msg, "adjust_usage")
         return await self.croupier.adjust(msg, *found)
 
 

@@ -383,9 +383,11 @@ def when(instant: datetime) -> str:
     return instant.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def correction_line(narrator: Narrator, correction: Correction, lang: str) -> str:
-    """One correction as ``/corrections`` lists it: when, who, what, why."""
+def correction_line(narrator: Narrator, correction: Correction, lang: str, game: str = "–") -> str:
+    """One correction as ``/corrections`` lists it: when, who, what, why; ``game`` is the title of an
+    undo's game as its own catalogue names it ("Killer · Partie 1", "Die verflixte 6! · Durchgang 2")."""
     facts = {
+        "game": game,
         "when": when(correction.created_at),
         "moderator": correction.moderator_name,
         "name": correction.player_name or correction.player or "–",
@@ -407,8 +409,15 @@ def corrections_reply(uow: UnitOfWork, narrator: Narrator, guild: str, channel: 
     if not corrections:
         return narrator.simple("common.corrections_none", {"name": tournament.name}, lang)
     lines = [narrator.line("common.corrections_title", {"name": tournament.name}, lang)]
-    lines += [correction_line(narrator, correction, lang) for correction in corrections]
+    lines += [correction_line(narrator, c, lang, _title(uow, narrator, c, lang)) for c in corrections]
     return Reply(ok=True, lines=tuple(lines), title=tournament.name, language=lang)
+
+
+def _title(uow: UnitOfWork, narrator: Narrator, correction: Correction, lang: str) -> str:
+    record = uow.games.get(correction.game_id) if correction.game_id is not None else None
+    if record is None or record.kind not in GAMES:
+        return "–"
+    return narrator.line("game.round", {"number": record.number}, lang, game=GAMES[record.kind])
 
 
 # --- the audit of one game (``croupier audit``) -------------------------------------------------------

@@ -764,6 +764,10 @@ class Croupier:
         lang = language_of(channel)
         v6 = GAMES["verflixte6"]
         record = channel.game
+        if record is not None and record.kind != v6.name and record.kind in GAMES:  # Killer has none
+            titles = {key: GAMES[kind] for key, kind in (("game", record.kind), ("jokers", v6.name))}
+            facts = {key: self.narrator.line("game.title", {}, lang, game=g) for key, g in titles.items()}
+            return self.narrator.simple("common.no_jokers", facts, lang)
         enabled = joker_names(v6.load(record.snapshot)) if record and record.kind == v6.name else None
         lines = tuple(
             self.narrator.line(f"v6.joker_info.{key}", {}, lang, game=v6) for key in joker_keys(enabled)
@@ -886,8 +890,8 @@ _WRITES = _Writes()
 def _tournament_named(uow: UnitOfWork, channel: str, wanted: str | None) -> Tournament | None:
     if wanted is None:
         return uow.tournaments.current(channel)
-    if wanted.strip().isdigit():
-        return uow.tournaments.get(int(wanted))
+    if wanted.strip().removeprefix("#").isdigit():  # "3" or "#3", as /tournaments lists it
+        return uow.tournaments.get(int(wanted.strip().removeprefix("#")))
     matches = uow.tournaments.named(wanted)
     if len(matches) > 1:
         ids = ", ".join(f"{t.id} ({t.channel}, {t.created_at:%Y-%m-%d})" for t in matches)

@@ -4,8 +4,12 @@ Every format renders the same :class:`StandingsTable`: rank, player, points per 
 single result and number of Zombies — and under the table its notes: each moderator's points
 adjustment (already counted in the total) and the disqualified players, with their reasons.
 
-Column headings (and the notes) are in the channel's language in CSV, Markdown and BBCode, which people
-read; JSON keeps English keys for programs. Every format names its tournament.
+One rule for the words: CSV, Markdown and BBCode are read by people, so their column headings and
+notes are in the channel's language (``standings.column.*`` in the shared catalogues); JSON is read by
+programs, so its keys are English and never change with the language (``rounds`` holds the Durchgang
+numbers). Every format names its tournament. Markdown and BBCode write a negative number with a
+typographic minus ("−3"), as the croupier's sentences do; CSV keeps the ASCII "-3" a spreadsheet reads
+as a number.
 
 Names are whatever players call themselves, so no format lets one become markup: in CSV a name a
 spreadsheet would read as a formula gets a leading single quote (OWASP, "CSV injection"); Markdown and
@@ -21,7 +25,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.texts import render, signed
+from bot.texts import number, render, signed
 
 
 @dataclass(frozen=True)
@@ -99,12 +103,13 @@ def column(name: str, lang: str, **facts: object) -> str:
 
 
 def _cells(row: StandingsRow) -> list[str]:
+    """A row for people (Markdown, BBCode): "–" where a player did not play, "−3" for minus three."""
     return [
         str(row.rank),
         row.name,
-        *("–" if p is None else str(p) for p in row.points),
-        str(row.total),
-        "–" if row.best is None else str(row.best),
+        *("–" if p is None else number(p) for p in row.points),
+        number(row.total),
+        "–" if row.best is None else number(row.best),
         str(row.zombies),
     ]
 
@@ -154,6 +159,8 @@ def to_csv(table: StandingsTable) -> str:
                 row.zombies,
             ]
         )
+    if not table.rows:  # still name the tournament: one row of it, nobody ranked yet
+        writer.writerow([tournament, *([""] * len(header(table)))])
     if table.notes:  # a second block under an empty row: one row per adjustment or disqualification
         writer.writerow([])
         writer.writerow([column(name, lang) for name in ("note", "player", "points", "reason")])
@@ -168,7 +175,7 @@ def to_json(table: StandingsTable) -> str:
     data = {
         "tournament": table.tournament,
         "scoring": table.scoring,
-        "durchgaenge": list(table.durchgaenge),
+        "rounds": list(table.durchgaenge),
         "rows": [
             {
                 "rank": row.rank,

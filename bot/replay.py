@@ -6,12 +6,14 @@ have answered. Exit codes: 0 done, 2 malformed script (one line naming the field
 3 the dice ran out while a line was being handled.
 
 A script is input like any chat: at most 16 MiB of UTF-8, each line at most 2,000 characters (Discord's
-limit, as on the console), each name at most 100; JSON nested too deeply is refused, not a crash.
+limit, as on the console), each name at most 100; JSON nested too deeply, or a number too long for
+Python to read, is refused, not a crash.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -118,6 +120,9 @@ def load_script(raw: str) -> Script:
         raise ScriptError(f"not JSON: line {error.lineno} column {error.colno}: {error.msg}", 2) from None
     except RecursionError:
         raise ScriptError("not a script: JSON nested too deeply", 2) from None
+    except ValueError:  # Python reads no integer of more than sys.get_int_max_str_digits() digits
+        limit = sys.get_int_max_str_digits()
+        raise ScriptError(f"not a script: a number of more than {limit:,} digits", 2) from None
     try:
         return Script.model_validate(data)
     except RecursionError:

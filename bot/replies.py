@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.exports import StandingsTable
-from bot.texts import number
+from bot.texts import render
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,8 @@ class Reply:
             for row in self.table:
                 marker = "▶ " if row.to_act else "  "
                 details = f" · {row.details}" if row.details else ""
-                parts.append(f"{marker}{row.name} ({row.role_label}): {number(row.points)}{details}")
+                facts = {"name": row.name, "role": row.role_label, "points": row.points, "details": details}
+                parts.append(marker + render("common.table_row", facts, self.language))  # "anna (en vie) : 0"
         return "\n".join(parts)
 
     def to_log(self) -> dict[str, Any]:

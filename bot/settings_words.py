@@ -1,49 +1,85 @@
-"""Reading ``/settings key=value …``: per-channel language, moderator role, turn timeout, whether games
-opened in a text channel get a thread of their own (``threads=on|off``), and whether the channel's
-tournament is on the web (``web=on|off``, a flag the moderator action turns into a web token)."""
+"""Reading ``/settings key=value …``: per-channel language, moderator role, turn timeout, whether a
+game opened in a text channel gets a thread of its own (``threads=on|off``), and whether the channel's
+tournament is on the web (``web=on|off``, a flag the moderator action turns into a web token).
+
+:data:`SETTINGS` is the one place a key is described: how it is typed, what it sets, how its value is
+read and how the help shows it. The parser, the refusals (``settings_missing``, ``unknown_setting``)
+and the ``/help`` listing (:func:`usage`) all read it, so a further key is one more entry.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from bot.texts import LANGUAGES
+from bot.texts import LANGUAGES, placeholder
 from engine.errors import InvalidCommand
 
-_KEYS = {
-    "language": "language",
-    "lang": "language",
-    "sprache": "language",
-    "langue": "language",
-    "moderator": "moderator_role",
-    "moderator_role": "moderator_role",
-    "role": "moderator_role",
-    "timeout": "turn_timeout_seconds",
-    "turn_timeout": "turn_timeout_seconds",
-    "threads": "threads",
-    "thread": "threads",
-    "fils": "threads",
-    "web": "web",
-}
 _ON = frozenset({"on", "yes", "true", "1", "an", "ein", "ja", "oui", "marche"})
 _OFF = frozenset({"off", "no", "false", "0", "aus", "nein", "non", "arret", "arrêt"})
 _MAX_TIMEOUT = 14 * 24 * 3600
 
-# The keys as help texts and refusals name them, each with what its value is: the one place the
-# /help listing (bot/spelling.py) and the refusals below read, so they name only keys /settings reads.
-USAGE: tuple[tuple[str, str], ...] = (
-    ("language", "|".join(LANGUAGES)),
-    ("moderator", "ROLE"),
-    ("timeout", "SECONDS"),
-    ("threads", "on|off"),
+
+def _language(value: str) -> str:
+    if value.lower() not in LANGUAGES:
+        raise InvalidCommand("unknown_language", language=value, valid=list(LANGUAGES))
+    return value.lower()
+
+
+def _role(value: str) -> str | None:
+    return value.strip()[:100] or None
+
+
+def _timeout(value: str) -> int:
+    seconds = _seconds(value)
+    if seconds is None or not 0 <= seconds <= _MAX_TIMEOUT:
+        raise InvalidCommand("bad_timeout", value=value, max=_MAX_TIMEOUT)
+    return seconds
+
+
+def switch(code: str) -> Callable[[str], bool]:
+    """An on/off value (``on``, ``off`` and their German and French words), refused with ``code``."""
+
+    def read(value: str) -> bool:
+        word = value.strip().lower()
+        if word not in _ON | _OFF:
+            raise InvalidCommand(code, value=value, valid=["on", "off"])
+        return word in _ON
+
+    return read
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str  # as /settings, its refusals and the help name it
+    field: str  # what it sets (a ChannelSettings field, or a flag the action handles: ``web``)
+    value: str  # how the help shows its value: the choices ("on|off") or a placeholder word ("ROLE")
+    read: Callable[[str], Any]  # the typed value → the field's value; InvalidCommand when unusable
+    aliases: tuple[str, ...] = ()  # other spellings /settings accepts
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("language", "language", "|".join(LANGUAGES), _language, ("lang", "sprache", "langue")),
+    Setting("moderator", "moderator_role", "ROLE", _role, ("moderator_role", "role")),
+    Setting("timeout", "turn_timeout_seconds", "SECONDS", _timeout, ("turn_timeout",)),
+    Setting("threads", "threads", "on|off", switch("threads_switch"), ("thread",)),
+    Setting("web", "web", "on|off", switch("web_switch")),
 )
-KEYS: tuple[str, ...] = tuple(key for key, _ in USAGE)  # each a key of _KEYS, together every field
+KEYS: tuple[str, ...] = tuple(setting.key for setting in SETTINGS)
+_BY_SPELLING: Mapping[str, Setting] = {
+    spelling: setting for setting in SETTINGS for spelling in (setting.key, *setting.aliases)
+}
 
 
-def usage() -> str:
-    """``language=de|en|fr moderator=ROLE timeout=SECONDS threads=on|off``: every setting as /settings
-    reads it."""
-    return " ".join(f"{key}={value}" for key, value in USAGE)
+def usage(lang: str = "en") -> str:
+    """``language=de|en|fr moderator=ROLE timeout=SECONDS threads=on|off web=on|off``: every setting as
+    /settings reads it, placeholder words in ``lang`` ("RÔLE" in French)."""
+    return " ".join(f"{setting.key}={_shown(setting.value, lang)}" for setting in SETTINGS)
+
+
+def _shown(value: str, lang: str) -> str:
+    return placeholder(value, lang) if value.isupper() else value
 
 
 def parse_settings(options: Mapping[str, str]) -> dict[str, Any]:
@@ -52,26 +88,25 @@ def parse_settings(options: Mapping[str, str]) -> dict[str, Any]:
         raise InvalidCommand("settings_missing", valid=list(KEYS))
     fields: dict[str, Any] = {}
     for key, value in options.items():
-        field = _KEYS.get(key.lower())
-        if field is None:
+        setting = _BY_SPELLING.get(key.lower())
+        if setting is None:
             raise InvalidCommand("unknown_setting", setting=key, valid=list(KEYS))
-        if field == "language":
-            if value.lower() not in LANGUAGES:
-                raise InvalidCommand("unknown_language", language=value, valid=list(LANGUAGES))
-            fields[field] = value.lower()
-        elif field in ("web", "threads"):
-            word = value.strip().lower()
-            if word not in _ON | _OFF:
-                raise InvalidCommand(f"{field}_switch", value=value, valid=["on", "off"])
-            fields[field] = word in _ON
-        elif field == "turn_timeout_seconds":
-            seconds = _seconds(value)
-            if seconds is None or not 0 <= seconds <= _MAX_TIMEOUT:
-                raise InvalidCommand("bad_timeout", value=value, max=_MAX_TIMEOUT)
-            fields[field] = seconds
-        else:
-            fields[field] = value.strip()[:100] or None
+        fields[setting.field] = setting.read(value)
     return fields
+
+
+def described(fields: Mapping[str, Any]) -> str:
+    """Changed fields as the user typed their keys: ``language=fr, timeout=90`` (not the stored
+    names, ``turn_timeout_seconds``)."""
+    keys = {setting.field: setting.key for setting in SETTINGS}
+    return ", ".join(f"{keys.get(field, field)}={_value(value)}" for field, value in fields.items())
+
+
+def _value(value: Any) -> str:
+    """A setting's value as typed: a switch as on/off, a cleared one as "–"."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "–" if value is None else str(value)
 
 
 def _seconds(text: str) -> int | None:

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from bot.games import GAMES
 from bot.settings_words import usage
-from bot.texts import CONSOLE_COMMANDS
+from bot.texts import CONSOLE_COMMANDS, placeholder
 
 
 class Spelling(Protocol):
@@ -38,26 +38,28 @@ class ConsoleSpelling:
         return text
 
     def listing(self, lang: str) -> Sequence[str]:
+        name, reason, game_id = (placeholder(word, lang) for word in ("NAME", "REASON", "ID"))
+        option = f"{placeholder('OPTION', lang)}={placeholder('VALUE', lang)}"
         return (
-            "/tournament NAME",
+            f"/tournament {name}",
             "/tournaments",
-            f"/open {'|'.join(GAMES)} [option=value …]",
+            f"/open {'|'.join(GAMES)} [{option} …]",
             "/join",
             "/leave",
             "/start",
-            "/skip NAME",
-            "/remove NAME",
+            f"/skip {name}",
+            f"/remove {name}",
             "/close",
             "/standings",
             "/export csv|json|markdown|bbcode",
-            "/verify [ID]",
-            f"/settings {usage()}",
+            f"/verify [{game_id}]",
+            f"/settings {usage(lang)}",
             "/help",
             "/rules",
             "/jokers",
-            "/undo REASON",
-            "/adjust NAME ±N REASON",
-            "/disqualify NAME REASON",
-            "/reinstate NAME REASON",
+            f"/undo {reason}",
+            f"/adjust {name} ±N {reason}",
+            f"/disqualify {name} {reason}",
+            f"/reinstate {name} {reason}",
             "/corrections",
         )

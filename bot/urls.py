@@ -13,10 +13,14 @@ from typing import Any
 
 MASK = "***"
 
-# A URL inside free text: a scheme, "://", then everything up to the next blank.
-_URL_IN_TEXT = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://\S+")
-# Query parameters that hold secrets: password, sslpassword, passwd, pwd, secret, token, auth…
-_SECRET_PARAMETER = re.compile(r"(?i)([?&;][^=&#;\s]*(?:pass|pwd|secret|token|auth)[^=&#;\s]*=)[^&#;\s]*")
+# A URL inside free text: a scheme, "://", then everything up to the next blank, without the
+# punctuation of the sentence after it ("…/x?password=***: refused" keeps its colon).
+_URL_IN_TEXT = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://\S+?(?=[.,:;!?)\]'\"]*(?:\s|$))")
+# Parameters that hold secrets: password, sslpassword, passwd, pwd, secret, token, auth… in a URL's
+# query, or in libpq's "host=db password=…" form.
+_SECRET_PARAMETER = re.compile(
+    r"(?i)((?:^|[?&;\s])[^=&#;\s]*(?:pass|pwd|secret|token|auth)[^=&#;\s]*\s*=\s*)[^&#;\s]*"
+)
 
 
 def mask_url(url: Any) -> str:

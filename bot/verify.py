@@ -35,7 +35,11 @@ def verify_in(
     logs = {game.id: uow.log.of_game(game.id) for game in games}
     reports = []
     for game in games:
-        facts: dict[str, Any] = {"number": game.number, "commitment": game.commitment[:16] + "…"}
+        facts: dict[str, Any] = {
+            "id": game.id,
+            "number": game.number,
+            "commitment": game.commitment[:16] + "…",
+        }
         if commitment(game.seed) != game.commitment:
             reports.append(Report(game.id, game.number, game.kind, False, "verify_bad_commitment", facts))
             continue
@@ -55,7 +59,6 @@ def verify_in(
             facts |= {"index": mismatch + 1, "logged": found, "derived": derived}
             reports.append(Report(game.id, game.number, game.kind, False, "verify_mismatch", facts))
         else:
-            reports.append(
-                Report(game.id, game.number, game.kind, True, "verify_ok", facts | {"count": len(logged)})
-            )
+            key = "verify_ok" if logged else "verify_no_dice"  # nothing rolled: only the commitment checked
+            reports.append(Report(game.id, game.number, game.kind, True, key, facts | {"count": len(logged)}))
     return reports

@@ -52,10 +52,17 @@ def lookup(word: str, aliases: Mapping[str, str]) -> str | None:
     return aliases.get(fold(word))
 
 
-def distance(a: str, b: str) -> int:
-    """The edit distance of two words, a swap of neighbours counting as one edit ("wieter" → 1)."""
+def distance(a: str, b: str, limit: int | None = None) -> int:
+    """The edit distance of two words, a swap of neighbours counting as one edit ("wieter" → 1).
+
+    With ``limit``, any distance above it is reported as ``limit + 1``, and the work is bounded: words
+    whose lengths differ by more than ``limit`` are answered without comparing a single letter (a
+    2,000-letter first word costs nothing), and the comparison stops at the first row that is already
+    over the limit."""
     if a == b:
         return 0
+    if limit is not None and abs(len(a) - len(b)) > limit:
+        return limit + 1
     previous2: list[int] = []
     previous = list(range(len(b) + 1))
     for i, x in enumerate(a, 1):
@@ -65,13 +72,24 @@ def distance(a: str, b: str) -> int:
             if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
                 cost = min(cost, previous2[j - 2] + 1)
             current.append(cost)
+        if limit is not None and min(current) > limit and min(previous) > limit:
+            return limit + 1  # two rows over the limit: no later edit or swap comes back under it
         previous2, previous = previous, current
-    return previous[-1]
+    found = previous[-1]
+    return found if limit is None else min(found, limit + 1)
 
 
-def _tolerance(word: str) -> int:
+def tolerance(word: str) -> int:
     """How many edits a typed word may be off: one for short words ("bas", "haut"), else two."""
     return 1 if len(word) <= 4 else 2
+
+
+def near(typed: str, word: str) -> int | None:
+    """The edits between a typed (folded) word and a game word, when within :func:`tolerance`; else
+    None. Bounded work, whatever the length of ``typed``."""
+    allowed = tolerance(word)
+    edits = distance(typed, word, allowed)
+    return edits if edits <= allowed else None
 
 
 def _reads(parse: Callable[[str], Command | None], text: str) -> bool:
@@ -112,10 +130,12 @@ def near_miss(
         typed = words[: len(parts)]
         if len(typed) < len(parts):
             continue
-        edits = [distance(t, p) for t, p in zip(typed, parts, strict=True)]
-        total = sum(edits)
+        edits = [near(t, p) for t, p in zip(typed, parts, strict=True)]
+        if None in edits:
+            continue
+        total = sum(e for e in edits if e is not None)
         right = fold(meant)
-        if total > 2 or any(e > _tolerance(p) for e, p in zip(edits, parts, strict=True)):
+        if total > 2:
             continue
         if total == 0 and spelling == right:  # the word itself: the rest of the line is chat
             continue

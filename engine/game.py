@@ -166,8 +166,10 @@ class Game(Protocol[State]):
         tout" for "garde tou", "attaque" for "atack ben"), or None: for commands, for chit-chat, and
         for sentences that merely contain a word somewhere. Only the line's first word (or first two)
         counts, at most two edits off after folding case and accents, and the corrected line must read
-        as a command (:func:`engine.commands.near_miss`). Front ends answer it with the shared
-        catalogue's ``error.did_you_mean`` over ``{word}``."""
+        as a command (:func:`engine.commands.near_miss`). A game may also name the word a command it
+        could not carry out meant (Die verflixte 6!'s "raube nich" → "raube nicht"): the service asks
+        only for lines the game did not read or refused as malformed, from the player to act. Front
+        ends answer it with the shared catalogue's ``error.did_you_mean`` over ``{word}``."""
         ...
 
     def apply(

@@ -171,9 +171,8 @@ def test_bot_reads_env_file_and_points_at_the_database(compose: dict[str, Any]) 
     for name in ("migrate", "bot"):
         environment = compose["services"][name]["environment"]
         assert "DISCORD_TOKEN" in environment  # came from the env_file
-        url = environment["DATABASE_URL"]
-        assert url.startswith("postgresql://croupier:")
-        assert url.endswith("@db:5432/croupier")
+        assert environment["DATABASE_URL"] == "postgresql://croupier@db:5432/croupier"
+        assert environment["PGPASSWORD"] == TEST_DB_PASSWORD  # the password beside the URL, not in it
 
 
 def test_dockerfile_runs_the_bot_as_a_non_root_user() -> None:

@@ -16,11 +16,14 @@ first statement (no ping before every unit of work) and reported as retryable.
 
 from __future__ import annotations
 
+import os
+import re
 import socket
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -56,28 +59,88 @@ def store_url(url: str | URL) -> URL:
     ``postgresql://…`` (or ``postgres://``, or another driver's spelling) becomes
     ``postgresql+psycopg://…``; ``sqlite:///path`` becomes ``sqlite+pysqlite:///path``; a bare file path
     is a SQLite file. URLs written for the async drivers of earlier versions still work.
+
+    Refused with :class:`BadDatabaseURL`, before any driver sees them (a driver misreads such a URL and
+    quotes the misread part back, which may be a piece of the password): a raw ``@`` in the password,
+    a password of blanks, a port that is no number, a query parameter libpq does not know (``PASSWORD``),
+    libpq's ``host=… password=…`` form, and any other database than PostgreSQL and SQLite.
     """
     if isinstance(url, str):
         text = url.strip()
         if not text:
             raise BadDatabaseURL("the database URL is empty")
         if "://" not in text:
+            if _CONNINFO.search(text):  # not a file name: never create a file named after a password
+                raise BadDatabaseURL(
+                    "the database URL is in PostgreSQL's key=value form; write it as a postgresql:// "
+                    "URL (see .env.example), the password percent-encoded"
+                )
             return URL.create("sqlite+pysqlite", database=text)
         try:
             parsed = make_url(text)
         except exc.ArgumentError as error:
             raise BadDatabaseURL(f"not a database URL: {mask_url(text)}") from error
+        except ValueError as error:  # SQLAlchemy reads the port with int()
+            raise BadDatabaseURL(
+                f"not a database URL: {mask_url(text)}: the port must be a number (one host:port)"
+            ) from error
     else:
         parsed = url
+    _check_user(parsed)
     driver = parsed.drivername.lower()
     if driver in _POSTGRES_DRIVERS:
+        _check_password(parsed)
+        _check_parameters(parsed)
         return parsed.set(drivername="postgresql+psycopg")
     if driver in _SQLITE_DRIVERS:
         return parsed.set(drivername="sqlite+pysqlite")
     raise BadDatabaseURL(
         f"unsupported database {parsed.drivername!r} in {mask_url(parsed)}: "
-        "use postgresql://user:password@host/dbname or sqlite:///path/to/file.sqlite3"
+        "use a postgresql:// URL or sqlite:///path/to/file.sqlite3"
     )
+
+
+# libpq's "host=db password=…" form: keywords a connection string starts with, never a file name
+_CONNINFO = re.compile(r"(?:^|\s)(?:host|hostaddr|port|dbname|user|password|passfile|service|sslmode)\s*=")
+# psycopg.connect() takes these besides libpq's keywords
+_PSYCOPG_PARAMETERS = frozenset({"autocommit", "prepare_threshold"})
+
+
+def _check_user(parsed: URL) -> None:
+    """Refuse what the driver would misread and then quote back, password and all."""
+    if "@" in (parsed.host or ""):
+        # SQLAlchemy splits at the first "@": the rest of the password would become the host name.
+        raise BadDatabaseURL(
+            f"the password in {mask_url(parsed)} holds a raw '@': write it as %40 (and a % as %25)"
+        )
+
+
+def _check_password(parsed: URL) -> None:
+    """A password of blanks only is a mistake (a quoted "   " in .env passes docker-compose's check)."""
+    if parsed.password is not None and parsed.password != "" and not parsed.password.strip():
+        raise BadDatabaseURL(f"the password in {mask_url(parsed)} is only blanks: set a real one")
+    given = os.environ.get("PGPASSWORD")  # libpq's, used when the URL has none (docker-compose)
+    if parsed.password is None and given and not given.strip():
+        raise BadDatabaseURL(
+            "PGPASSWORD (POSTGRES_PASSWORD in docker-compose's .env) is only blanks: set a real password"
+        )
+
+
+def _check_parameters(parsed: URL) -> None:
+    """Every query parameter of a PostgreSQL URL is one libpq knows (it refuses others with a traceback)."""
+    unknown = sorted(key for key in parsed.query if key not in _libpq_keywords() | _PSYCOPG_PARAMETERS)
+    if unknown:
+        raise BadDatabaseURL(
+            f"unknown connection parameter {unknown[0]!r} (PostgreSQL's are in lower case: password, "
+            f"sslmode, connect_timeout, …) in {mask_url(parsed)}"
+        )
+
+
+@cache
+def _libpq_keywords() -> frozenset[str]:
+    from psycopg import pq
+
+    return frozenset(option.keyword.decode() for option in pq.Conninfo.get_defaults())
 
 
 def mask_url(url: str | URL) -> str:
@@ -195,6 +258,7 @@ _POSTGRES_CONNECT = (
     ("name or service not known", "check the host name in the URL"),
     ("timeout expired", "check the host, port and any firewall in between"),
     ("password authentication failed", "check the user name and password in the URL"),
+    ('role "', "check the user name in the URL"),  # 'role "x" does not exist'
     ("does not exist", "create the database first (createdb), or fix its name"),
     ("no such file or directory", "check the host (or socket folder) in the URL"),
     ("server closed the connection", "the server went away; check that it is up, then retry"),

@@ -9,7 +9,8 @@ lists become comma-separated text and negative numbers take a typographic minus 
 stay plain templates. A few format specs (:data:`SPECS`) speak each language's way: plurals
 (``{n:plural:Auge:Augen}``; French counts 0 as singular), signed changes (``{delta:signed}``),
 decimals and percentages (``{p:percent}`` → "63,90 %" / "63.90%"), lists joined with "oder" / "or" /
-"ou" (``{valid:quoted_or}``) and French elision (``{player:elide:de}`` → "d'anna", "de ben").
+"ou" (``{valid:quoted_or}``), French elision (``{player:elide:de}`` → "d'anna", "de ben") and codes
+said in words (``{scoring:word:scoring}`` → "Summe der Ergebnisse").
 """
 
 from __future__ import annotations
@@ -107,6 +108,12 @@ def render(
         details = ", ".join(f"{k}={v}" for k, v in facts.items())
         return f"[{key}{': ' if details else ''}{details}]"
     return fill(template, facts, found, name_of, commands)
+
+
+def placeholder(word: str, lang: str) -> str:
+    """A help text's placeholder for what the user types (``NAME``, ``REASON``, ``ROLE`` …) in
+    ``lang``: "NOM", "RAISON", "RÔLE" in French (the catalogues' ``help.arg.<word>``)."""
+    return render(f"help.arg.{word.lower()}", {}, lang)
 
 
 def fill(
@@ -272,6 +279,13 @@ def _elide(lang: str, value: Any, args: list[str]) -> str:
     return f"{word} {text}"
 
 
+def _word(lang: str, value: Any, args: list[str]) -> str:
+    """A code as the language says it: ``{scoring:word:scoring}`` → the shared catalogue's
+    ``scoring.sum`` ("Summe der Ergebnisse"); the code itself where the catalogue has no word."""
+    group = args[0] if args and args[0] else "word"
+    return catalogue(lang).get(f"{group}.{value}", str(value))
+
+
 SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
     "plural": _plural,  # {n:plural:Auge:Augen} → "1 Auge", "3 Augen" (French: "0 point")
     "pick": _pick,  # {n:pick:passt:passen} → the word alone, by the same rule
@@ -284,6 +298,7 @@ SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
     "quoted_or": _list_spec(_OR, quoted=True),  # {valid:quoted_or} → "„weiter“ oder „stopp“"
     "quoted_and": _list_spec(_AND, quoted=True),
     "elide": _elide,  # {player:elide:de} → "d'anna" / "de ben" (French)
+    "word": _word,  # {scoring:word:scoring} → the catalogue's "scoring.sum" in the language
 }
 
 

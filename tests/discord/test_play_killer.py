@@ -26,7 +26,7 @@ async def test_K5_E1_killer_game_to_the_end_by_words_and_selects(table: Table) -
         assert killer_says("killer.rolled", player="Anna", faces=[6] * 5) in story(started)
         assert started.content == f"<@{p.anna}>"
 
-        keep = select_of(started, killer_says("discord.select.keep"))
+        keep = select_of(started, killer_says("select.keep"))
         assert [o["label"] for o in keep["options"]] == [killer_says("choice.keep_die", face=6)] * 5
         assert keep["max_values"] == 5
         kept = await table.pressed(started, keep["custom_id"], p.anna, [o["value"] for o in keep["options"]])
@@ -40,7 +40,7 @@ async def test_K5_E1_killer_game_to_the_end_by_words_and_selects(table: Table) -
 
         await table.said(p.ben, "garde tout")  # 7 PDV
         rolled = await table.said(p.anna, "garde tout")  # 2 2 1 1 1 = 7: an attack of 4
-        targets = select_of(rolled, killer_says("discord.select.target"))
+        targets = select_of(rolled, killer_says("select.target"))
         assert [o["label"] for o in targets["options"]] == [killer_says("choice.attack", target="Ben")]
         attacked = await table.pressed(rolled, targets["custom_id"], p.anna, option_values(targets, "Ben"))
         told = story(attacked)

@@ -66,7 +66,7 @@ async def test_V6_N5_full_durchgang_by_words_buttons_and_selects(table: Table) -
         assert stopped.pings.users == (p.ben,)
 
         # ben plays with the board: jokers by multi-select, then buttons
-        jokers = select_of(stopped, says("discord.select.jokers"))
+        jokers = select_of(stopped, says("select.jokers"))
         assert jokers["max_values"] == 3
         chose = await table.pressed(
             stopped, jokers["custom_id"], p.ben, option_values(jokers, "Rattenlord", "ALL IN")
@@ -90,7 +90,7 @@ async def test_V6_N5_full_durchgang_by_words_buttons_and_selects(table: Table) -
             says("v6.thrown", face=1, player="Ben", total=5),
             says("v6.robbery_offered", player="Ben", amount=1, victims=["Anna", "Carl"]),
         ]
-        victims = select_of(one, says("discord.select.victim"))
+        victims = select_of(one, says("select.victim"))
         assert sorted(o["label"] for o in victims["options"]) == ["Anna", "Carl"]
         robbed = await table.pressed(one, victims["custom_id"], p.ben, option_values(victims, "Anna"))
         assert story(robbed) == [
@@ -159,7 +159,7 @@ async def test_commitment_is_shown_at_the_open_and_the_seed_at_the_close(table: 
         verified = await table.slash_message(p.anna, "pruefen", {"spiel-id": record.id})
         shortened = record.commitment[:16] + "…"  # as bot/verify.py shows a commitment
         assert verified.embeds[0]["description"] == says(
-            "common.verify_ok", game=None, title=title(1), count=0, commitment=shortened
+            "common.verify_no_dice", game=None, title=title(1), id=record.id, commitment=shortened
         )
 
 

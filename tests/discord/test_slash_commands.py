@@ -11,6 +11,7 @@ import pytest
 
 from bot.discord.translator import valid_name
 from bot.games import GAMES
+from bot.settings_words import described
 from tests.discord.helpers import Table, embeds_of, note, refusal, says, slash_name, title
 from tests.discord_emulator import UsageError
 from tests.discord_emulator import permissions as perms
@@ -150,7 +151,7 @@ async def test_the_moderator_role_can_be_set_per_channel_by_id(table: Table) -> 
         assert refused.ephemeral
         assert note(refused) == refusal("error.not_moderator", game=None)
         changed = await table.slash_message(p.moni, "einstellungen", {"moderationsrolle": referees})
-        changes = f"moderator_role={referees}"
+        changes = described({"moderator_role": referees})  # named by the key /settings reads
         assert changed.embeds[0]["description"] == says(
             "common.settings_changed", game=None, settings=changes
         )

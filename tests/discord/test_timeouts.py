@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Callable
 from datetime import timedelta
 
+from bot.settings_words import described
 from tests.discord.helpers import Table, row, says, story, table_rows
 from tests.discord_emulator import BotMessage
 
@@ -24,7 +25,7 @@ async def test_V6_turn_timeout_stops_the_player_and_posts_once(table: Table) -> 
     async with table.running() as bot:
         changed = await table.slash_message(p.moni, "einstellungen", {"zugzeit": "90s"})
         assert changed.embeds[0]["description"] == says(
-            "common.settings_changed", game=None, settings="turn_timeout_seconds=90"
+            "common.settings_changed", game=None, settings=described({"turn_timeout_seconds": 90})
         )
         await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
         await table.slash_message(p.anna, "mitmachen")

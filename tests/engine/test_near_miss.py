@@ -1,14 +1,17 @@
 """Near misses: a line whose first word is a typo of a game word gets the word it probably meant
-(``Game.near_miss``); commands, chit-chat and sentences that merely contain a word get None."""
+(``Game.near_miss``); commands, chit-chat and sentences that merely contain a word get None. The
+check is bounded: a huge first word is given up on by its length, before a letter is compared."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, SupportsIndex
 
 import pytest
 
+import engine.commands
 from bot.texts import LANGUAGES, render
-from engine.commands import distance
+from engine.commands import distance, near, tolerance
 from engine.game import Game
 from engine.killer import KILLER, KILLER_CLASSIC
 from engine.verflixte6 import GAME as V6
@@ -123,3 +126,72 @@ def test_the_answer_names_the_word_in_every_language(lang: str) -> None:
     answer = render("error.did_you_mean", {"word": word}, lang)
     assert word in answer
     assert answer != render("error.did_you_mean", {"word": "stopp"}, lang)
+
+
+def test_raube_nich_meant_raube_nicht() -> None:
+    """V6-N5 words: "raube nich" reads as robbing someone called "nich"; once no player answers to that
+    name (the service asks only then), it meant „raube nicht“. A name further off stays a name."""
+    assert V6.parse("raube nich") is not None
+    assert V6.near_miss("raube nich") == V6.near_miss("raube nciht") == "raube nicht"
+    assert V6.near_miss("raube nick") is None  # two letters off: a player's name, not a typo
+    assert V6.near_miss("raube nicht") is None
+
+
+class _Letters(str):
+    """A word that counts how often its letters are read (iterated or indexed)."""
+
+    reads = 0
+
+    def __iter__(self) -> Iterator[str]:
+        type(self).reads += 1
+        return super().__iter__()
+
+    def __getitem__(self, index: SupportsIndex | slice) -> str:
+        type(self).reads += 1
+        return super().__getitem__(index)
+
+
+@pytest.mark.parametrize("length", [2_000, 4_000, 100_000])
+def test_a_huge_first_word_is_rejected_by_its_length_alone(length: int) -> None:
+    """Security: one 2,000-letter word used to cost ~80 ms of edit distance per game word on the
+    event loop. Now the lengths are compared first: not one letter of the huge word is read."""
+    huge = _Letters("w" * length)
+    _Letters.reads = 0
+    assert distance(huge, "weiter", tolerance("weiter")) == tolerance("weiter") + 1
+    assert near(huge, "weiter") is None
+    assert _Letters.reads == 0
+
+
+def test_near_miss_compares_no_letter_of_a_huge_first_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the whole check of every game: each comparison with a game word ends at the length
+    test, for a line as long as a Discord message allows."""
+    compared: list[int] = []  # the cells each comparison of the huge word would compute
+    real = engine.commands.distance
+
+    def counting(a: str, b: str, limit: int | None = None) -> int:
+        assert limit is not None, "every near-miss comparison is bounded"
+        if len(a) > 1_000:
+            compared.append(len(a) * len(b) if abs(len(a) - len(b)) <= limit else 0)
+        return real(a, b, limit)
+
+    monkeypatch.setattr(engine.commands, "distance", counting)
+    line = "w" * 1_990 + " weiter"
+    for game in (V6, KILLER, KILLER_CLASSIC, PIG):
+        assert game.near_miss(line) is None
+    assert compared
+    assert set(compared) == {0}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "limit", "expected"),
+    [
+        ("wieter", "weiter", 2, 1),
+        ("weitr", "weiter", 1, 1),
+        ("xxxxxx", "weiter", 2, 3),  # far off: reported as limit + 1
+        ("weiterxxxx", "weiter", 2, 3),  # lengths too far apart
+        ("garde", "garde", 0, 0),
+    ],
+)
+def test_a_bounded_distance_is_exact_up_to_its_limit(a: str, b: str, limit: int, expected: int) -> None:
+    assert distance(a, b, limit) == expected
+    assert min(distance(a, b), limit + 1) == expected

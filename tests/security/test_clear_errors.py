@@ -101,6 +101,48 @@ def test_an_invalid_setting_is_named_without_its_value(tmp_path: Path) -> None:
     assert "secret-token-part" not in one_clear_line(done)
 
 
+DB_SECRET = "s3cret-Pa55"
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        (f"mysql://croupier:{DB_SECRET}@db/croupier", "unsupported database 'mysql'"),
+        (f"postgresql://croupier:{DB_SECRET}@db:notaport/croupier", "the port must be a number"),
+        (
+            f"postgresql://croupier@db/croupier?PASSWORD={DB_SECRET}",
+            "unknown connection parameter 'PASSWORD'",
+        ),
+    ],
+    ids=["mysql", "bad-port", "upper-case-parameter"],
+)
+def test_a_database_url_the_store_cannot_use_is_one_line_exit_2(url: str, says: str, tmp_path: Path) -> None:
+    done = croupier("migrate", env={"DATABASE_URL": url}, cwd=tmp_path)  # what docker-compose runs first
+    assert done.returncode == 2
+    line = one_clear_line(done)
+    assert says in line
+    assert DB_SECRET not in line
+
+
+def test_an_env_file_that_is_not_utf8_is_one_line_exit_2(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_bytes("MODERATOR_ROLE=Modérateur\n".encode("latin-1"))
+    done = croupier("healthcheck", cwd=tmp_path)
+    assert done.returncode == 2
+    line = one_clear_line(done)
+    assert ".env" in line
+    assert "UTF-8" in line
+
+
+def test_a_failed_start_is_one_line(tmp_path: Path) -> None:
+    """`croupier run` that cannot reach Discord: the reason alone, without discord.py's notes above it
+    (voice support missing — the bot has no voice —, "logging in using static token")."""
+    token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.abcdefghijklmnopqrstuvwxyz0123"  # a well-formed bot token
+    env = {"DISCORD_TOKEN": token, "DISCORD_API_BASE": "http://127.0.0.1:9/api"}  # nobody listens on 9
+    done = croupier("run", "--db", f"sqlite:///{tmp_path / 'run.sqlite3'}", env=env, cwd=tmp_path)
+    assert done.returncode == 1
+    assert "cannot reach Discord" in one_clear_line(done)
+
+
 # ---------------------------------------------------------------------- replay
 
 
@@ -118,6 +160,12 @@ def test_a_script_that_is_not_utf8_is_one_line_exit_2(tmp_path: Path) -> None:
     done = croupier("replay", str(script), cwd=tmp_path)
     assert done.returncode == 2
     assert "UTF-8" in one_clear_line(done)
+
+
+def test_a_script_number_of_more_than_4300_digits_is_one_line_exit_2(tmp_path: Path) -> None:
+    done = croupier("replay", "-", stdin='{"game": "verflixte6", "dice": [' + "3" * 5000 + "]}", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "digits" in one_clear_line(done)
 
 
 def _script(text: str, player: str = "anna") -> str:

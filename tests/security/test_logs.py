@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import subprocess
 import sys
 from collections.abc import Callable
@@ -144,6 +145,18 @@ def test_redact_masks_tokens_urls_and_given_secrets() -> None:
     assert "/interactions/123/***/callback" in shown
     assert "postgresql://croupier:***@db/croupier" in shown
     assert redact("a short word", ["short"]) == "a short word"  # too short to be a token: left alone
+
+
+def test_a_web_token_in_a_logged_path_is_masked() -> None:
+    """A web page's path holds its channel's secret token (bot.actions makes it with token_urlsafe(18))."""
+    token = secrets.token_urlsafe(18)
+    record = logging.LogRecord(
+        "bot.web.app", logging.WARNING, __file__, 1, "web page %s: unavailable", (f"/t/{token}/game/3",), None
+    )
+    shown = RedactingFormatter(LOG_FORMAT).format(record)
+    assert token not in shown
+    assert "web page /t/***/game/3: unavailable" in shown
+    assert redact("GET /static/app.css /t/short") == "GET /static/app.css /t/short"
 
 
 def test_croupier_logs_through_the_redacting_formatter(tmp_path: Path) -> None:

@@ -6,8 +6,15 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
-CITED = set(re.findall(r"`(tests/[\w/]+\.py)::(\w+)`", re.sub(r"\s+", " ", DOC)))
+DOC = re.sub(r"\s+", " ", (ROOT / "docs" / "security.md").read_text(encoding="utf-8"))
+# Every "tests/…py::name" on the page, in backticks or not; and every file cited on its own.
+CITED = set(re.findall(r"(tests/[\w/]+\.py)::(\w+)", DOC))
+FILES = set(re.findall(r"(tests/[\w/]+\.py)(?!::)\b", DOC))
+
+# Tests the page cites that land together with other work on the same promises (the Discord front,
+# the service, the near-miss bound). Each may be missing until then; once it exists, its entry must go,
+# so that the page's citations are all checked again.
+ARRIVING: set[tuple[str, str]] = set()
 
 
 def _defined(path: str, name: str) -> bool:
@@ -19,9 +26,16 @@ def _defined(path: str, name: str) -> bool:
 
 
 def test_the_tests_the_page_cites_exist() -> None:
-    assert len(CITED) > 40
-    missing = sorted(f"{path}::{name}" for path, name in CITED if not _defined(path, name))
+    assert len(CITED) > 60
+    missing = sorted(f"{path}::{name}" for path, name in CITED - ARRIVING if not _defined(path, name))
     assert missing == []
+    assert sorted(path for path in FILES if not (ROOT / path).is_file()) == []
+
+
+def test_arriving_citations_are_cited_and_not_yet_there() -> None:
+    assert ARRIVING <= CITED
+    arrived = sorted(f"{path}::{name}" for path, name in ARRIVING if _defined(path, name))
+    assert arrived == [], "these exist now: remove them from ARRIVING"
 
 
 def test_the_page_cites_every_security_test() -> None:
@@ -39,7 +53,19 @@ def test_the_page_cites_every_security_test() -> None:
 
 def test_every_promise_names_a_test() -> None:
     """Each numbered promise cites at least one test, and none is left "to be named"."""
-    promises = re.split(r"^### ", DOC, flags=re.M)[1:]
-    assert len(promises) >= 11
+    promises = re.split(r"^### ", (ROOT / "docs" / "security.md").read_text(encoding="utf-8"), flags=re.M)[1:]
+    assert len(promises) >= 12
     untested = [p.splitlines()[0] for p in promises if "to be named" in p or "`tests/" not in p]
     assert untested == []
+
+
+def test_no_promise_is_expected_to_fail() -> None:
+    """The page describes what holds: no "expected to fail" note, and no security test marked xfail."""
+    assert "expected to fail" not in DOC
+    here = Path(__file__).resolve().parent
+    marked = [
+        file.name
+        for file in here.glob("test_*.py")
+        if file.name != Path(__file__).name and "mark.xfail" in file.read_text(encoding="utf-8")
+    ]
+    assert marked == []

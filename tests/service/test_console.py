@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from bot.console import Console, run_console
 from bot.croupier import Croupier, seed_from_text
 from bot.games import GAMES, scope_of
+from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from bot.texts import render
 from tests.dice import scripted
@@ -109,11 +111,15 @@ async def test_help_rules_and_jokers(console: Console) -> None:
     (help_ok, help_text), (rules_ok, rules_text), (jokers_ok, jokers_text) = await answers(
         console, "anna: /help", "anna: /rules", "anna: /jokers"
     )
+    scope = scope_of(GAMES["verflixte6"])
+    listing = ", ".join(ConsoleSpelling().listing("de"))
     assert help_ok
-    assert "/open" in help_text
-    assert "weiter mit Joker" in help_text
+    assert help_text.splitlines() == [
+        render("common.help", {"commands": listing}, "de"),
+        render("help.words", {}, "de", scope=scope),  # the open game's words after the commands
+    ]
     assert rules_ok
-    assert "stopp" in rules_text
+    assert rules_text == render("help.rules", {}, "de", scope=scope)
     assert jokers_ok
     assert "Rattenlord" in jokers_text
     assert "Fumo" in jokers_text
@@ -125,7 +131,8 @@ async def test_settings_switch_the_language(console: Console) -> None:
     assert all(ok for ok, _ in replies)
     scope = scope_of(GAMES["verflixte6"])
     jungfrau = render("role.jungfrau", {}, "en", scope=scope)
-    assert f"anna ({jungfrau}): 0" in replies[2][1]  # the running table speaks English now
+    row = render("common.table_row", {"name": "anna", "role": jungfrau, "points": 0, "details": ""}, "en")
+    assert f"▶ {row}" in replies[2][1].splitlines()  # the running table speaks English now
     opened = render("game.opened", {"number": 1, "tournament": "Turnier"}, "en", scope=scope)
     assert replies[1][1].splitlines()[0] == opened
 
@@ -211,5 +218,21 @@ def test_console_help_explains_moderator_and_admin(capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         main(["console", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
-    assert "--moderator NAME lines typed as NAME: may open, close and correct games" in help_text
-    assert "--admin NAME lines typed as NAME: may export the standings" in help_text
+    options = console_options()
+    for flag in ("--moderator", "--admin"):
+        action = options[flag]
+        assert action.metavar == "NAME"
+        assert action.help is not None
+        assert f"{flag} NAME {' '.join(action.help.split())}" in help_text  # the parser's own words …
+        assert "NAME:" in action.help  # … say which typed lines the option is about
+    assert "open" in options["--moderator"].help
+    assert "export" in options["--admin"].help
+
+
+def console_options() -> dict[str, argparse.Action]:
+    """The options of ``croupier console`` as its parser defines them."""
+    from bot.cli import _parser
+
+    subparsers = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    console = subparsers.choices["console"]
+    return {flag: action for action in console._actions for flag in action.option_strings}

@@ -111,7 +111,12 @@ async def test_undo_restores_the_game_and_the_next_roll_is_a_new_die(console: Co
     assert ok
     closed, _ = game_and_log(store, after.id)
     title = render("game.round", {"number": 1}, "de", scope=scope_of(GAMES["verflixte6"]))
-    facts = {"title": title, "count": closed.dice_used, "commitment": closed.commitment[:16] + "…"}
+    facts = {
+        "title": title,
+        "id": closed.id,
+        "count": closed.dice_used,
+        "commitment": closed.commitment[:16] + "…",
+    }
     assert verified == render("common.verify_ok", facts, "de")  # every die, the voided one too
 
 

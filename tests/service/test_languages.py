@@ -28,6 +28,7 @@ from bot.store import Store
 from bot.texts import LANGUAGES, Scope, catalogue
 from bot.texts import render as real_render
 from engine.game import Close, Join, Start
+from engine.verflixte6.jokers import registry as joker_registry
 from tests.service.helpers import MODERATOR, Table, open_game_view
 
 KINDS = ("verflixte6", "killer", "killer-classic")
@@ -248,3 +249,220 @@ async def test_a_channel_keeps_its_last_games_language_between_games(store: Stor
 
     assert (await table.croupier.new_tournament(table.msg(MODERATOR), "Printemps")).ok
     assert (await table.croupier.help_reply(table.msg("anna"))).language == "de"
+
+
+# --- a whole session through the console -----------------------------------------------------------
+#
+# The same games typed into the console (bot/console.py) as people type them: a moderator and admin
+# ("mod"), three players, and everything around the game — typos, refusals, moderator commands with
+# missing or wrong arguments, corrections, the standings, every export, the tournaments, the
+# verification. Besides the renders, the text itself is checked: every line the console prints must be
+# made of rendered sentences (a sentence built in code, outside the catalogues, is left over), must
+# hold no telling word of another language, French must put its space before a colon, and a Killer
+# session must never say "Durchgang".
+
+MODERATOR_LINES = {
+    "before": [
+        "anna: /open {kind}",  # not a moderator
+        "mod: /open {kind} foo=bar",  # an unknown option
+        "mod: /close",  # nothing open
+        "mod: /undo Versehen",  # nothing to undo
+        "mod: /verify",  # nothing closed yet
+        "mod: /standings",
+        "mod: /settings",
+        "mod: /settings colour=red",
+        "mod: /settings timeout=90",
+        "mod: /tournament Frühling scoring=placement",
+        "mod: /open {kind}",
+        "anna: /join",
+        "ben: /join",
+        "cleo: /join",
+        "mod: /skip",
+        "mod: /remove",
+        "mod: /remove zed",
+        "mod: /start",
+        "anna: /help",
+        "anna: /rules",
+        "anna: /jokers",
+        "mod: /standings",
+        "mod: /bogus",
+    ],
+    "after": [
+        "mod: /adjust anna",  # no points: the form, in the channel's language
+        "mod: /adjust anna -2 Regelverstoß",
+        "mod: /adjust zed 3 Bonus",
+        "mod: /disqualify cleo Absprache",
+        "mod: /reinstate cleo Irrtum",
+        "mod: /corrections",
+        "mod: /standings",
+        "mod: /export csv",
+        "mod: /export markdown",
+        "mod: /export bbcode",
+        "mod: /export pdf",
+        "zed: /export csv",
+        "mod: /verify",
+        "mod: /verify abc",
+        "mod: /verify 99",
+        "mod: /tournaments",
+        "mod: /tournament Sommer",
+        "mod: /tournaments",
+        "mod: /standings",
+        "mod: /corrections",
+        "anna: /help",
+    ],
+}
+KILLER_OPTIONS = ["mod: /open killer modes=foo", "mod: /open killer dice=2", "mod: /open killer dice=x"]
+TYPOS = {"verflixte6": ("wieter", "weiter"), "killer": ("garde tou", "garde tout")}
+KILLER_TYPOS = {"killer-classic": TYPOS["killer"]}
+
+# Telling words only (not "die", an English die; not "partie", German too; not "NAME", German too).
+TELLING = {
+    "de": {"der", "das", "und", "ist", "mit", "nicht", "würfel", "zug", "kein", "wird", "dein", "noch"},
+    "en": {"the", "and", "is", "with", "of", "your", "not", "reason", "value", "role", "seconds", "sum"},
+    "fr": {"le", "la", "les", "est", "une", "pour", "avec", "pas", "qui", "au", "et", "vie", "nom", "motif"},
+}
+FOREIGN = {
+    lang: set().union(*(words for other, words in TELLING.items() if other != lang)) for lang in TELLING
+}
+# What a sentence may quote or show in any language: the forum words and commands in quotes, code
+# spans, console commands, options, URLs.
+QUOTED = re.compile(r"„[^“]*“|“[^”]*”|« [^»]*»|\"[^\"]*\"|`[^`]*`|\S+=\S+|/\w+|https?://\S+|--\w+")
+
+
+@dataclass
+class Session:
+    """One console session: every line typed and what the console printed for it."""
+
+    lines: list[tuple[str, str]] = field(default_factory=list)
+
+    def printed(self) -> list[str]:
+        return [out for _, text in self.lines for out in text.splitlines()]
+
+
+def policy_words(policy: Policy, record: Any, state: Any) -> tuple[str, str]:
+    """Who acts and the words the cautious, curious player types (what pressing would send)."""
+    game = GAMES[record.kind]
+    choices = game.choices(state)
+    player = game.to_act(state)
+    assert player is not None
+    buttons = tuple(
+        Button(index=i, label="", action=c.action, group=c.group, multi=c.multi, limit=c.limit)
+        for i, c in enumerate(choices)
+    )
+    words = words_for(choices, policy.pick(Board(record.id, record.version, player, buttons)))
+    assert words is not None
+    return player, words
+
+
+async def console_session(store: Store, kind: str, lang: str) -> Session:
+    from bot.console import Console
+
+    croupier = Croupier(store=store, seed_source=seed_from_text(SEEDS[kind]))
+    console = Console(croupier, moderators=frozenset({"mod"}), admins=frozenset({"mod"}))
+    session = Session()
+
+    async def type_(line: str) -> str:
+        answer = await console.handle(line)
+        assert answer is not None, line
+        session.lines.append((line, answer.text))
+        return answer.text
+
+    await type_(f"mod: /settings language={lang}")
+    if kind == "killer":
+        for line in KILLER_OPTIONS:
+            await type_(line)
+    for line in MODERATOR_LINES["before"]:
+        await type_(line.format(kind=kind))
+    typo, meant = TYPOS.get(kind) or KILLER_TYPOS[kind]
+    policy = Policy()
+    undone = False
+    for move in range(MOST_MOVES):
+        view = await open_game_view(store, channel="console")
+        if view is None or GAMES[view[0].kind].to_act(view[1]) is None:
+            break  # over, or (Die verflixte 6!) everyone has played and the moderator closes
+        record, state = view
+        player, words = policy_words(policy, record, state)
+        if move == 0:
+            others = [p for p in PLAYERS if p != player]
+            await type_(f"{player}: {typo}")  # from the player to act: "did you mean"
+            await type_(f"{others[0]}: {typo}")  # from someone else: silence
+            await type_(f"{others[0]}: {words}")  # not their turn
+        await type_(f"{player}: {words}")
+        if move == 1 and not undone:
+            undone = True
+            await type_("mod: /undo Versehen")
+            await type_("mod: /corrections")
+    else:
+        raise AssertionError(f"the game did not end within {MOST_MOVES} moves")
+    if await open_game_view(store, channel="console") is not None:
+        await type_("mod: /close")
+    for line in MODERATOR_LINES["after"]:
+        await type_(line)
+    assert any(meant in text for _, text in session.lines), "the typo was answered"
+    return session
+
+
+def leftovers(line: str, rendered: list[str], names: set[str]) -> str:
+    """What remains of a printed line once every rendered sentence, name, number and bit of table or
+    markup syntax is taken out: text built outside the catalogues."""
+    for text in rendered:
+        if text and text in line:
+            line = line.replace(text, " ")
+    line = without_names(QUOTED.sub(" ", line), names)
+    line = re.sub(r"\[/?(b|table|tr|th|td|list|\*)\]", " ", line)
+    return re.sub(r"[\s\d|:\-–—−+▶*#.,;()\[\]·…]+", "", line)
+
+
+def without_names(line: str, names: set[str]) -> str:
+    for name in sorted(names, key=len, reverse=True):
+        line = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?!\w)", " ", line)
+    return line
+
+
+def foreign_words(line: str, lang: str, names: set[str]) -> set[str]:
+    words = set(re.findall(r"[^\W\d_]+", without_names(QUOTED.sub(" ", line), names).lower()))
+    return words & FOREIGN[lang]
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind", KINDS)
+async def test_a_console_session_speaks_only_the_channels_language(
+    store: Store, kind: str, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typos, refusals, moderator commands, standings, exports, tournaments and corrections too: every
+    render in the channel's language from its own catalogue, and no printed text from anywhere else."""
+    import bot.console
+    import bot.exports
+    import bot.replies
+
+    renders = Renders()
+    renders.install(monkeypatch)
+    for module in (bot.console, bot.replies, bot.exports):
+        monkeypatch.setattr(module, "render", texts.render)  # the recording one
+    session = await console_session(store, kind, lang)
+
+    scope = scope_of(GAMES[kind])
+    assert {call.lang for call in renders.calls} == {lang}
+    missing = sorted({call.key for call in renders.calls if call.key not in catalogue(lang, call.scope)})
+    assert missing == [], f"rendered from another language's catalogue: {missing}"
+    v6 = scope_of(GAMES["verflixte6"])  # for its title, when /jokers says Killer has none
+    assert {call.scope for call in renders.calls} <= {None, scope, v6}
+    assert {call.key for call in renders.calls if call.scope == v6 != scope} <= {"game.title"}
+
+    printed = session.printed()
+    assert [line for line in printed if FALLBACK_MARKER.search(line) or UNFILLED.search(line)] == []
+    rendered = sorted({call.text for call in renders.calls}, key=len, reverse=True)
+    names = {*PLAYERS, "mod", "zed", "Turnier", "Frühling", "Sommer", "Versehen", "Regelverstoß"}
+    names |= {"Absprache", "Irrtum", "Bonus", "pdf", "abc", "foo", "bogus", "colour", "red"}
+    names |= {*joker_registry.NAMES, "Hirte der Spelunke"}  # proper names, the same in every language
+    built_elsewhere = {line: rest for line in printed if (rest := leftovers(line, rendered, names))}
+    assert built_elsewhere == {}, "text not from the catalogues"
+    foreign = {line: found for line in printed if (found := foreign_words(line, lang, names))}
+    assert foreign == {}, f"words of another language in a {lang} channel"
+    if lang == "fr":
+        glued = [line for line in printed if re.search(r"[^\s:]:(\s|$)", QUOTED.sub(" ", line))]
+        assert glued == [], "French puts a space before a colon"
+    if kind != "verflixte6":
+        assert [line for line in printed if "Durchgang" in line or "Durchgäng" in line] == []
+    assert len({call.key for call in renders.calls}) >= 60  # the session said a good deal

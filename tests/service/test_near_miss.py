@@ -77,3 +77,23 @@ async def test_a_killer_typo_is_answered_in_french(store: Store) -> None:
     assert reply.lines == (did_you_mean("garde tout", "fr", "killer"),)
     other = "ben" if to_act == "anna" else "anna"
     assert (await table.say(other, "atack")).silent
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+async def test_raube_nich_is_met_with_raube_nicht_and_robs_nobody(store: Store, lang: str) -> None:
+    """ "raube nich" reads as robbing someone called "nich"; nobody is, so it meant „raube nicht“
+    (instead of "nobody here is called nich"). Nothing changes."""
+    table = Table(Croupier(store=store, dice_factory=scripted([3, 1])))
+    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    await table.do("ben", Join("Ben"))
+    assert (await table.say("anna", "weiter")).ok  # the Freiwurf, 3
+    robbing = await table.say("anna", "weiter")  # a 1: anna may rob ben
+    assert robbing.ok
+    before = await snapshot_of(store)
+    reply = await table.say("anna", "raube nich")
+    assert not reply.ok
+    assert reply.lines == (did_you_mean("raube nicht", lang, "verflixte6"),)
+    assert (await snapshot_of(store))[:4] == before[:4]  # the game as it was (the refusal is logged)
+    assert (await table.say("anna", "raube nicht")).ok

@@ -93,7 +93,9 @@ async def test_verflixte6_says_the_words_after_every_throw_and_shows_jokers_and_
         ]
     )
     assert row_of(valve, "anna").details == details
-    assert f"Anna ({row_of(valve, 'anna').role_label}): 6 · {details}" in valve.text
+    role = row_of(valve, "anna").role_label
+    row = says("common.table_row", lang, name="Anna", role=role, points=6, details=f" · {details}")
+    assert f"▶ {row}" in valve.text.splitlines()
     assert row_of(valve, "ben").details == ""
 
     stopped = await table.say("anna", "stopp")
@@ -241,7 +243,11 @@ def test_reply_text_shows_details_after_the_points_and_old_logs_still_load() -> 
     reply = Reply(
         ok=True, title="T", table=(Row("u1", "Anna", "playing", "am Zug", -3, True, details="🃏 Pony"),)
     )
-    assert reply.text.splitlines()[-1] == f"▶ Anna (am Zug): {number(-3)} · 🃏 Pony"
+    shown = render(
+        "common.table_row", {"name": "Anna", "role": "am Zug", "points": -3, "details": " · 🃏 Pony"}, "de"
+    )
+    assert reply.text.splitlines()[-1] == f"▶ {shown}"
+    assert f"{number(-3)} · 🃏 Pony" in shown  # the points with a typographic minus, then the details
     logged = reply.to_log()
     assert Reply.from_log(logged).table == reply.table
     del logged["table"][0]["details"]  # a reply logged before rows had details

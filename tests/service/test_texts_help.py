@@ -1,5 +1,6 @@
 """The /help listing names the /settings keys that /settings reads, from one place (bot/settings_words.py),
-and the settings refusals list the keys a user types, not the stored field names."""
+and the settings refusals list the keys a user types, not the stored field names. The help speaks the
+channel's language, placeholders included (NAME, REASON, option=value …)."""
 
 from __future__ import annotations
 
@@ -7,31 +8,43 @@ import re
 
 import pytest
 
-from bot.settings_words import KEYS, USAGE, parse_settings, usage
+from bot.croupier import Croupier
+from bot.games import GAMES, scope_of
+from bot.settings_words import KEYS, SETTINGS, described, parse_settings, usage
 from bot.spelling import ConsoleSpelling
-from bot.texts import LANGUAGES
+from bot.store import Store
+from bot.store.repositories.tables import SETTING_FIELDS
+from bot.texts import LANGUAGES, placeholder, render
 from engine.errors import InvalidCommand
+from engine.game import Close
+from tests.service.helpers import MODERATOR, Table
 
-# a valid value per key
-SAMPLES = {"language": "en", "moderator": "Croupier", "timeout": "90", "threads": "off"}
+# A valid value per key, by the kind of value the help shows for it.
+SAMPLES = {"ROLE": "Croupier", "SECONDS": "90"}
+SQLITE_ONLY = pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
 
 
-def settings_line() -> str:
-    [line] = [line for line in ConsoleSpelling().listing("de") if line.startswith("/settings ")]
+def sample(key: str) -> str:
+    value = next(setting.value for setting in SETTINGS if setting.key == key)
+    return SAMPLES.get(value) or value.split("|")[-1]  # "de|en|fr" → "fr", "on|off" → "off"
+
+
+def settings_line(lang: str) -> str:
+    [line] = [line for line in ConsoleSpelling().listing(lang) if line.startswith("/settings ")]
     return line
 
 
-def test_the_help_lists_every_setting_as_settings_reads_it() -> None:
-    assert settings_line() == f"/settings {usage()}"
-    listed = dict(re.findall(r"(\w+)=(\S+)", settings_line()))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_lists_every_setting_as_settings_reads_it(lang: str) -> None:
+    assert settings_line(lang) == f"/settings {usage(lang)}"
+    listed = dict(re.findall(r"(\w+)=(\S+)", settings_line(lang)))
     assert list(listed) == list(KEYS)
     assert listed["language"] == "|".join(LANGUAGES)
+    assert listed["web"] == "on|off"  # /settings web=on|off, listed like the others
     fields = set()
     for key in listed:
-        fields |= set(parse_settings({key: SAMPLES[key]}))  # every listed key is accepted …
-    # … and reaches every field
-    assert fields == {"language", "moderator_role", "turn_timeout_seconds", "threads"}
-    assert dict(USAGE) == listed
+        fields |= set(parse_settings({key: sample(key)}))  # every listed key is accepted …
+    assert fields == set(SETTING_FIELDS) | {"web"}  # … and together they reach every setting
 
 
 @pytest.mark.parametrize(
@@ -42,5 +55,37 @@ def test_settings_refusals_name_the_keys_a_user_types(options: dict[str, str], c
         parse_settings(options)
     assert caught.value.code == code
     assert caught.value.facts["valid"] == list(KEYS)
+    assert "web" in caught.value.facts["valid"]
     for key in caught.value.facts["valid"]:
-        parse_settings({key: SAMPLES[key]})
+        parse_settings({key: sample(key)})
+
+
+def test_a_changed_setting_is_said_with_the_key_typed() -> None:
+    fields = parse_settings({"timeout": "90", "moderator": "Croupier"})
+    assert described(fields) == "timeout=90, moderator=Croupier"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_placeholders_speak_the_language(lang: str) -> None:
+    listing = " ".join(ConsoleSpelling().listing(lang))
+    for word in ("NAME", "REASON", "ID", "ROLE", "SECONDS"):
+        assert placeholder(word, lang) in listing
+    option = f"[{placeholder('OPTION', lang)}={placeholder('VALUE', lang)} …]"
+    assert option in listing
+    if lang != "en":  # the English words appear in no other language's help
+        assert not re.search(r"\b(REASON|ROLE|SECONDS|value)\b", listing)
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_help_lists_the_commands_and_the_open_games_words(store: Store, lang: str) -> None:
+    """``/help`` in a channel with an open game: the commands, then that game's words."""
+    table = Table(Croupier(store=store))
+    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
+    for kind in ("verflixte6", "killer"):
+        assert (await table.open(kind)).ok
+        reply = await table.croupier.help_reply(table.msg("anna"))
+        listing = ", ".join(ConsoleSpelling().listing(lang))
+        words = render("help.words", {}, lang, scope=scope_of(GAMES[kind]))
+        assert reply.lines == (render("common.help", {"commands": listing}, lang), words)
+        assert (await table.do(MODERATOR, Close())).ok

@@ -92,12 +92,19 @@ def _actions() -> set[str]:
 
 
 SEAT_DETAILS = {"terminator"}  # the keys of the running table's details (KillerGame.table)
+GROUP = re.compile(r'(?:\bgroup=|_GROUP = )"(\w+)"')  # a choices' group: one select menu
+
+
+def _select_groups() -> set[str]:
+    """The groups the choices come in (each a select menu, its placeholder ``select.<group>``)."""
+    return set(GROUP.findall((ENGINE / "choices.py").read_text(encoding="utf-8")))
 
 
 def _expected_keys() -> set[str]:
     keys = {cls.kind() for cls in EVENT_CLASSES} | GAME_KEYS | {f"seat.details.{k}" for k in SEAT_DETAILS}
     keys |= {f"error.{code}" for code in _raise_sites()}
     keys |= {f"choice.{action}" for action in _actions()}
+    keys |= {f"select.{group}" for group in _select_groups()}
     return keys | {f"role.{status}" for status in get_args(Status)}
 
 
@@ -106,6 +113,7 @@ def test_the_source_scan_finds_what_the_engine_produces() -> None:
         _raise_sites()
     )
     assert {"keep_die", "attack", "pass", "attack_self"} <= _actions()
+    assert _select_groups() == {"keep", "target"}
 
 
 # Keys and placeholders

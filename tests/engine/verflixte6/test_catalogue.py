@@ -26,6 +26,7 @@ SCOPE = (GAME.catalogue, GAME.name)
 RAISED = re.compile(r"(?:InvalidCommand|IllegalCommand|NotYourTurn)\(\s*\"([a-z_]+)\"")
 ACTION = re.compile(r"\baction=\"([a-z_]+)\"")
 HIGHLIGHT = re.compile(r"\"(highlight\.[a-z_]+)\"")
+GROUP = re.compile(r'(?:\bgroup=|_GROUP = )"(\w+)"')  # a choices' group: one select menu
 # What the front ends render about the game itself, with the facts they pass (bot/replies.py).
 FRONT = {
     "game.title": {},
@@ -50,6 +51,11 @@ def actions_in_source() -> set[str]:
     return set(ACTION.findall((PACKAGE / "choices.py").read_text(encoding="utf-8")))
 
 
+def select_groups_in_source() -> set[str]:
+    """The groups the choices come in (each a select menu, its placeholder ``select.<group>``)."""
+    return set(GROUP.findall((PACKAGE / "choices.py").read_text(encoding="utf-8")))
+
+
 def highlights_in_source() -> set[str]:
     return {
         key for path in PACKAGE.rglob("*.py") for key in HIGHLIGHT.findall(path.read_text(encoding="utf-8"))
@@ -66,7 +72,8 @@ def expected_keys() -> set[str]:
     jokers = {f"v6.joker_info.{name}" for name in registry.NAMES}
     choices = {f"choice.{action}" for action in actions_in_source()}  # labels: test_choices renders them
     highlights = highlights_in_source()  # headings: test_highlights renders them
-    return events | codes | roles | jokers | choices | highlights | set(FRONT)
+    selects = {f"select.{group}" for group in select_groups_in_source()}  # what an empty menu says
+    return events | codes | roles | jokers | choices | highlights | selects | set(FRONT)
 
 
 def fields(template: str) -> Iterator[str]:

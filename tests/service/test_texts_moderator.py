@@ -1,0 +1,248 @@
+"""Moderator and admin answers that name the fix, and ids where they are the thing to type: /skip
+without a name, /verify abc and /verify 99, /tournaments, ``croupier export --tournament`` by id, by
+``#id``, by name and by an ambiguous name, ``croupier verify --durchgang`` for a missing game, /verify
+naming each game by its own title and id, an undo listed with its game's title. Expectations are
+rendered from the catalogues."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+from typing import Any
+
+import pytest
+
+from bot import cli
+from bot.console import Console
+from bot.croupier import Croupier, seed_from_text
+from bot.games import GAMES, scope_of
+from bot.store import Store
+from bot.texts import CONSOLE_COMMANDS, LANGUAGES, render
+from tests.service.helpers import Table
+
+SQLITE_ONLY = pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
+
+
+def says(key: str, lang: str, game: str | None = None, **facts: Any) -> str:
+    """What the console says for ``key`` (its command spelling), in the game's scope if one is named."""
+    return render(key, facts, lang, scope=scope_of(GAMES[game]) if game is not None else None)
+
+
+def _cli(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+async def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    """``croupier ARGV`` (it runs its own event loop, so on a thread of its own)."""
+    return await asyncio.to_thread(_cli, argv)
+
+
+@pytest.fixture
+def console(store: Store) -> Console:
+    croupier = Croupier(store=store, seed_source=seed_from_text("texts-moderator"))
+    return Console(croupier, moderators=frozenset({"mod"}), admins=frozenset({"mod"}))
+
+
+async def say(console: Console, line: str) -> tuple[bool, str]:
+    answer = await console.handle(line)
+    assert answer is not None
+    return answer.ok, answer.text
+
+
+async def lines(console: Console, *typed: str) -> None:
+    for line in typed:
+        ok, text = await say(console, line)
+        assert ok, (line, text)
+
+
+async def in_language(console: Console, lang: str) -> None:
+    await lines(console, f"mod: /settings language={lang}")
+
+
+async def durchgang(console: Console, *players: str) -> None:
+    """A Durchgang opened, played (each player throws once and stops) and closed."""
+    await lines(console, "mod: /open verflixte6", *(f"{p}: /join" for p in players))
+    for player in players:
+        await lines(console, f"{player}: weiter", f"{player}: stopp")
+    await lines(console, "mod: /close")
+
+
+def closed_games(store: Store) -> list[Any]:
+    with store.transaction(read_only=True) as uow:
+        return list(uow.games.list_closed())
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("verb", ["/skip", "/remove"])
+async def test_skip_or_remove_without_a_name_says_which_name_is_missing(
+    console: Console, lang: str, verb: str
+) -> None:
+    await in_language(console, lang)
+    await lines(console, "mod: /open verflixte6", "anna: /join")
+    assert await say(console, f"mod: {verb}") == (False, says("error.name_missing", lang, command=verb))
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("typed", ["/verify abc", "/verify 1 2", "/verify -3"])
+async def test_verify_with_something_else_than_an_id_is_answered_with_the_form(
+    console: Console, lang: str, typed: str
+) -> None:
+    await in_language(console, lang)
+    assert await say(console, f"mod: {typed}") == (False, says("error.verify_usage", lang))
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_verify_of_a_missing_game_names_it_and_how_to_see_the_ids(console: Console, lang: str) -> None:
+    await in_language(console, lang)
+    await durchgang(console, "anna")
+    ok, text = await say(console, "mod: /verify 99")
+    assert (ok, text) == (False, says("error.verify_unknown_game", lang, id=99))
+    assert CONSOLE_COMMANDS["verify"] in text  # it names the command that lists the ids
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_verify_names_each_game_by_its_own_title_and_its_id(
+    console: Console, store: Store, lang: str
+) -> None:
+    """Durchgang numbers count Durchgänge only, Killer games their own; every line has the id to type,
+    and a game without a die says so instead of "0 dice checked, all match"."""
+    await in_language(console, lang)
+    await durchgang(console, "anna")
+    await lines(console, "mod: /open killer", "mod: /close", "mod: /open verflixte6", "mod: /close")
+    ok, text = await say(console, "mod: /verify")
+    assert ok
+    games = closed_games(store)
+    expected = []
+    for game in games:
+        title = says("game.round", lang, game.kind, number=game.number)
+        facts = {"title": title, "id": game.id, "commitment": game.commitment[:16] + "…"}
+        key = "common.verify_ok" if game.dice_used else "common.verify_no_dice"
+        expected.append(says(key, lang, **facts, count=game.dice_used))
+    assert text.splitlines() == expected
+    assert [(g.kind, g.number) for g in games] == [("verflixte6", 1), ("killer", 1), ("verflixte6", 2)]
+    [killer] = [g for g in games if g.kind == "killer"]
+    assert says("game.round", lang, "killer", number=1) in text.splitlines()[1]
+    assert f"{killer.id}" in text.splitlines()[1]
+
+
+@SQLITE_ONLY
+async def test_croupier_verify_for_a_missing_game_fails_with_one_line(console: Console, db_url: str) -> None:
+    await durchgang(console, "anna")
+    code, out, err = await run_cli(["verify", "--durchgang", "7", "--db", db_url])
+    assert code != 0
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert "7" in err
+    code, out, _ = await run_cli(["verify", "--db", db_url])
+    assert code == 0
+    assert len(out.strip().splitlines()) == 1  # one line per game, its id in it (not twice)
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_tournaments_lists_the_channels_tournaments_with_ids_and_dates(
+    console: Console, store: Store, lang: str
+) -> None:
+    assert await say(console, "mod: /tournaments") == (True, says("common.no_tournament", lang="de"))
+    await in_language(console, lang)
+    await durchgang(console, "anna")
+    ok, started = await say(console, "mod: /tournament Sommer scoring=placement")
+    assert ok
+    assert started == says("common.tournament_started", lang, name="Sommer", scoring="placement")
+    assert says("scoring.placement", lang) in started  # the scoring in words, in the channel's language
+    ok, listed = await say(console, "mod: /tournaments")
+    assert ok
+    with store.transaction(read_only=True) as uow:
+        tournaments = uow.tournaments.list("console")
+    entries = [
+        says("common.tournament_entry", lang, id=t.id, name=t.name, date=f"{t.created_at:%Y-%m-%d}", games=n)
+        for t, n in zip(tournaments, (1, 0), strict=True)
+    ]
+    assert listed.splitlines() == [says("common.tournaments", lang), *entries]
+
+
+async def export(db_url: str, *args: str) -> tuple[int, str, str]:
+    return await run_cli(["export", "--format", "json", "--db", db_url, *args])
+
+
+@SQLITE_ONLY
+async def test_export_takes_a_tournament_by_id_by_hash_id_or_by_name(
+    console: Console, store: Store, db_url: str
+) -> None:
+    await lines(console, "mod: /tournament Frühling")
+    await durchgang(console, "anna")
+    await lines(console, "mod: /tournament Sommer")
+    await durchgang(console, "ben")
+    with store.transaction(read_only=True) as uow:
+        spring, summer = uow.tournaments.list("console")
+    for wanted, tournament, player in (
+        (str(spring.id), spring, "anna"),
+        (f"#{spring.id}", spring, "anna"),  # as /tournaments lists it
+        ("frühling", spring, "anna"),  # a name, case ignored
+        ("Sommer", summer, "ben"),
+    ):
+        code, out, err = await export(db_url, "--tournament", wanted)
+        assert (code, err) == (0, ""), wanted
+        exported = json.loads(out)
+        assert exported["tournament"] == tournament.name
+        assert [row["player"] for row in exported["rows"]] == [player]
+    code, out, _ = await export(db_url)  # the current one
+    assert json.loads(out)["tournament"] == summer.name
+
+
+@SQLITE_ONLY
+async def test_export_refuses_a_name_two_tournaments_carry_and_names_their_ids(
+    console: Console, store: Store, db_url: str
+) -> None:
+    await lines(console, "mod: /tournament Sommer")
+    other = Table(Croupier(store=store), channel="table-2")
+    assert (await other.croupier.new_tournament(other.msg("mod"), "Sommer")).ok
+    with store.transaction(read_only=True) as uow:
+        ids = [t.id for t in uow.tournaments.named("Sommer")]
+    assert len(ids) == 2
+    code, out, err = await export(db_url, "--tournament", "Sommer")
+    assert code != 0
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert all(str(i) in err for i in ids)
+    code, out, _ = await export(db_url, "--tournament", f"#{ids[1]}")  # the id picks one
+    assert code == 0
+    assert json.loads(out)["tournament"] == "Sommer"
+    code, _, err = await export(db_url, "--tournament", "Winter")
+    assert code != 0
+    assert "Winter" in err
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_an_undo_in_a_killer_game_is_listed_with_the_killer_games_title(
+    console: Console, lang: str
+) -> None:
+    await in_language(console, lang)
+    await lines(console, "mod: /open killer", "anna: /join", "ben: /join", "mod: /undo Versehen")
+    ok, listed = await say(console, "mod: /corrections")
+    assert ok
+    killer = says("game.round", lang, "killer", number=1)
+    assert killer in listed.splitlines()[1]
+    durchgang_title = says("game.round", lang, "verflixte6", number=1)
+    assert durchgang_title not in listed
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("typed", ["/adjust anna", "/adjust -2 Grund", "/adjust"])
+async def test_adjust_without_a_name_and_points_is_answered_with_its_form(
+    console: Console, lang: str, typed: str
+) -> None:
+    await in_language(console, lang)
+    await durchgang(console, "anna")
+    assert await say(console, f"mod: {typed}") == (False, says("error.adjust_usage", lang))
