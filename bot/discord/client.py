@@ -17,6 +17,7 @@ from bot.discord import catch_up
 from bot.discord.boards import ChoiceButton, ChoiceSelect, JoinButton
 from bot.discord.commands import DiscordSpelling
 from bot.discord.front import Front, front_of
+from bot.discord.invite import invite_url
 from bot.discord.mentions import nobody
 from bot.discord.options import BotOptions
 from bot.discord.slash import install
@@ -100,6 +101,10 @@ class CroupierBot(discord.AutoShardedClient):
     async def on_ready(self) -> None:
         log.info("logged in as %s on %d guild(s), %s shard(s)", self.user, len(self.guilds), self.shard_count)
         first, self._connected_before = not self._connected_before, True
+        if first and self.application_id is not None:
+            log.info(
+                "invite link (with the permissions the croupier needs): %s", invite_url(self.application_id)
+            )
         await catch_up.start(self.front, deliver=first)
 
     async def on_resumed(self) -> None:
