@@ -22,6 +22,13 @@ DELIVERED = "delivered"
 UNDELIVERABLE = "undeliverable"
 STATES = (PENDING, DELIVERED, UNDELIVERABLE)
 
+# Built once: an acknowledgement rides on every command's transaction, and building a statement costs
+# about as much as executing it.
+_MARK = (
+    update(log_t)
+    .where(log_t.c.id.in_(bindparam("b_ids", expanding=True)), log_t.c.delivery == PENDING)
+    .values(delivery=bindparam("b_state"), delivered_at=bindparam("b_at"))
+)
 _PENDING = (
     select(log_t)
     .where(log_t.c.delivery == PENDING, log_t.c.created_at <= bindparam("b_before"))
@@ -52,9 +59,5 @@ class Deliveries:
         check_instant("now", now)
         if not ids:
             return 0
-        statement = (
-            update(log_t)
-            .where(log_t.c.id.in_(sorted(ids)), log_t.c.delivery == PENDING)
-            .values(delivery=state, delivered_at=now if state == DELIVERED else None)
-        )
-        return int(self._tx.execute(statement).rowcount)
+        parameters = {"b_ids": sorted(ids), "b_state": state, "b_at": now if state == DELIVERED else None}
+        return int(self._tx.execute(_MARK, parameters).rowcount)
