@@ -54,7 +54,7 @@ async def deliver_pending(front: Front) -> int:
         if channel is None:
             continue
         if pending.reply.private:
-            front.croupier.acknowledge(pending.log_id)  # nothing to show in a channel
+            front.delivery.acknowledge(Tracked(pending.log_id))  # nothing to show in a channel
             continue
         _redeliver(front, channel.id, pending)
         queued += 1

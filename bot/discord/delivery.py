@@ -156,6 +156,34 @@ class Delivery:
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.backoff_cap)
 
+    async def edit(
+        self, channel_id: int, message_id: int, out: Outgoing, *, tracked: Tracked | None = None
+    ) -> bool:
+        """Make the bot's message ``message_id`` show ``out`` (a live table). An edit is idempotent, so
+        a tracked one (a thread's opening) is simply tried again until it is there; an untracked one is
+        tried once (the next move's edit draws the newer state anyway). Answers whether it was made."""
+        partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        delay = self.backoff_start
+        while True:
+            try:
+                await asyncio.wait_for(partial.edit(**out.edit_kwargs()), self.post_timeout)
+            except discord.NotFound as error:
+                await self._undeliverable(channel_id, tracked, error)
+                return False
+            except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as error:
+                passing = not isinstance(error, discord.HTTPException) or _may_pass(error)
+                if tracked is None or not passing or self._stopping:
+                    log.warning(
+                        "could not update message %s in channel %s: %s", message_id, channel_id, error
+                    )
+                    return False
+                log.warning("updating message %s failed (%s); retrying in %g s", message_id, error, delay)
+            else:
+                self.acknowledge(tracked)
+                return True
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.backoff_cap)
+
     async def already_posted(
         self, channel: discord.abc.Messageable, out: Outgoing, tracked: Tracked
     ) -> discord.Message | None:

@@ -169,9 +169,7 @@ class Front:
             if error.code != DM_CLOSED and error.status != 403:
                 log.warning("could not send a private answer to %s: %s", message.author.id, error)
             lang = reply.language
-            note = Outgoing(
-                [], nobody(), content=escape.plain(texts.render("discord.private.dm_closed", {}, lang))
-            )
+            note = Outgoing([], nobody(), content=texts.render("discord.private.dm_closed", {}, lang))
             await self.delivery.post(
                 message.channel.id, note, reference=message.to_reference(fail_if_not_exists=False)
             )

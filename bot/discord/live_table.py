@@ -28,27 +28,29 @@ class LiveTables:
         self.client = client
         self.outbox = outbox
         self.delivery = delivery
+        # Answers that are a live table's edit (a thread's opening) and wait for it: an edit that
+        # replaces a waiting one (the outbox keeps only the newest) owes their acknowledgement too.
+        self._owed: dict[str, list[Tracked]] = {}
 
     def redraw(
         self, reply: Reply, game_channel: int, commands: Mapping[str, str], *, tracked: Tracked | None = None
     ) -> None:
-        """Queue the live table's edit to show ``reply`` (replacing an edit still waiting)."""
+        """Queue the live table's edit to show ``reply`` (replacing an edit still waiting). ``tracked``:
+        the edit is the answer itself (a thread's opening), retried until it is there."""
         live = reply.live
         if live is None or not live.channel.isdigit() or not live.message_id.isdigit():
             return
         channel_id, message_id = int(live.channel), int(live.message_id)
         out = Outgoing(live_embeds(reply, commands), nobody(), view=live_view(reply, game_channel))
 
+        if tracked is not None:
+            self._owed.setdefault(live.message, []).append(tracked)
+
         async def edit() -> None:
-            partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
-            try:
-                await partial.edit(**out.edit_kwargs())
-            except discord.NotFound:
-                log.info("the live table %s of game %s is gone", live.message, reply.game_id)
-            except discord.HTTPException as error:
-                log.warning("could not update the live table %s: %s", live.message, error)
-                return
-            self.delivery.acknowledge(tracked)
+            owed = self._owed.pop(live.message, [])
+            made = await self.delivery.edit(channel_id, message_id, out, tracked=owed[0] if owed else None)
+            for also in owed[1:] if made else ():
+                self.delivery.acknowledge(also)
 
         self.outbox.put(channel_id, edit, latest=("live", live.message))
 

@@ -7,6 +7,8 @@ standings)."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -338,3 +340,28 @@ async def test_without_create_public_threads_the_moderator_is_told_and_nothing_o
         ] == []  # placeholder gone
     with table.store.transaction(read_only=True) as uow:
         assert uow.games.open_in(str(text)) is None
+
+
+async def test_an_opening_whose_live_table_failed_is_drawn_once_posting_works(hall: Hall) -> None:
+    p, emu = hall.table.people, hall.emu
+    hall.table.options = dataclasses.replace(
+        hall.table.options, retry_start_seconds=0.05, acknowledge_after_seconds=0.05
+    )
+    async with hall.table.running():
+        refusing = emu.fail_requests(operation="update_message", status=403, times=2)
+        sent, _ = await hall.slash(
+            hall.lobby, p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen"
+        )
+        pointer = await emu.next_message(hall.lobby, predicate=lambda m: m.interaction_id == sent.id)
+        thread = int(pointer.content.split("<#")[1].split(">")[0])
+        drawn_table = await hall.live_edit((thread, thread), lambda m: bool(m.embeds))
+        assert refusing.spent
+        assert drawn_table.embeds[0]["title"] == title(1)
+        for _ in range(100):
+            with hall.table.store.transaction(read_only=True) as uow:
+                entry = uow.log.find(f"interaction:{sent.id}")
+            if entry is not None and entry.delivery == "delivered":
+                break
+            await asyncio.sleep(0.02)
+        assert entry is not None
+        assert entry.delivery == "delivered"
