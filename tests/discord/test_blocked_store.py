@@ -8,7 +8,7 @@ import asyncio
 import time
 
 from bot.croupier import Croupier
-from tests.discord.helpers import Table, asked, custom_id_for, refusal, says, story
+from tests.discord.helpers import Table, asked, custom_id_for, drawn, refusal, says, story
 from tests.discord.test_slow_answers import SlowStore
 from tests.discord.test_store_unavailable import shut_down_after
 from tests.discord_emulator import InteractionAnswers, SentInteraction
@@ -89,3 +89,24 @@ async def test_interactions_while_the_store_is_blocked_are_deferred_then_answere
         public = table.emu.messages_in(p.channel)
         hidden = {str(told.message_id), str(shown.message_id), str(private.message_id)}
         assert not any(m["id"] in hidden for m in public)
+
+
+async def test_a_moves_answer_outliving_the_interactions_token_is_posted_in_the_channel(table: Table) -> None:
+    p = table.people
+    slow = SlowStore(table.store.engine, table.store._url, table.store.defaults)
+    croupier = Croupier(store=slow, dice_factory=table.dice.factory, clock=table.clock)
+    table.emu.token_lifetime = 2.0  # Discord's fifteen minutes, shortened
+    async with table.running(croupier), shut_down_after(slow):
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        slow.gate = asyncio.Event()
+        join = await table.emu.slash_command(p.guild, p.channel, p.anna, "mitmachen")
+        response = await table.emu.wait_for_response(join, timeout=4)
+        assert response.deferred  # acknowledged in time …
+        await asyncio.sleep(2.2)  # … but the store answers only after the token is gone
+        slow.gate.set()
+        joined = says("v6.joined", name="Anna", position=1)
+        posted = await table.emu.next_message(p.channel, predicate=lambda m: joined in story(m))
+        assert posted.via == "channel"
+        assert posted.content.startswith(drawn("discord.delivery.answer_for", name=f"<@{p.anna}>"))
+        assert not posted.pings.anyone  # the player is named, not pinged: she made the move herself
+        assert table.emu.answers(join).refused  # the followup was refused: the token had expired
