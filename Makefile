@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Without DISCORD_TOKEN: the console, with the tournament pages on 127.0.0.1:8080 (WEB_HOST, WEB_PORT).
 run: $(STAMP)
 	$(BIN)/croupier start
 

@@ -1,13 +1,17 @@
-"""The web pages: time to first byte of a tournament page and of a 200-move game's page, and the time
-until a browser shows the green verification (WebCrypto and the page's own SHA-256).
+"""The web pages: time to first byte of a tournament page, of a 200-move game's page and of a
+10,000-die tournament's page, and the time until a browser shows the green verification (WebCrypto
+and the page's own SHA-256).
 
-    python -m bench web_pages                                    # the figures, one JSON line each
-    python -m bench.web_pages --screenshot docs/web-tournament.png  # also the README's picture
+    python -m bench web_pages                       # the figures, one JSON line each
+    python -m bench.web_pages --screenshots docs    # also the README's pictures (web-tournament.png,
+                                                    # web-game.png)
 
-A Durchgang of many players is played through the real service with verifiable dice (each move is the
-first choice of the board the croupier drew, or "continue" while the player's target is not reached),
-closed, put on the web, and served on 127.0.0.1. The browser is Debian's Chromium driven by
-Playwright; without it the browser figures are skipped with a JSON line saying so.
+Every game is played through the real service with verifiable dice (each move is the first choice of
+the board the croupier drew, or "continue" while the player's target is not reached), closed, put on
+the web, and served on 127.0.0.1: the README's tournament (four Durchgänge, a moderator's points
+correction), one Durchgang of 200+ moves, and a tournament of Durchgänge until 10,000 dice are rolled
+(whose fairness figures are printed too). The browser is Debian's Chromium driven by Playwright;
+without it the browser figures are skipped with a JSON line saying so.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from typing import Any
 
 import aiohttp
 
+from bot.corrections import Adjust
 from bot.croupier import Croupier, Incoming, seed_from_text
+from bot.fairness import p_text
 from bot.pages import Pages
 from bot.replies import Reply
 from bot.store import Store
@@ -43,6 +49,7 @@ ARGS = [
     "--disable-sync",
 ]
 NAMES = ("Anna", "Ben", "Cleo", "Dora", "Emil", "Frieda", "Gustav", "Hanna", "Ida", "Jonas")
+BIG_TOURNAMENT_DICE = 10_000
 
 
 def _print(name: str, value: float, **extra: Any) -> None:
@@ -111,7 +118,9 @@ async def _ttfb(url: str, runs: int = 20) -> tuple[float, float]:
     return statistics.median(first), statistics.median(whole)
 
 
-def _browser_figures(game_url: str, tournament_url: str, screenshot: Path | None) -> list[tuple[str, float]]:
+def _browser_figures(
+    game_url: str, tournament_url: str, small_game_url: str, screenshots: Path | None
+) -> list[tuple[str, float]]:
     from playwright.sync_api import sync_playwright
 
     figures = []
@@ -129,26 +138,51 @@ def _browser_figures(game_url: str, tournament_url: str, screenshot: Path | None
                 times, checks = [], []
                 for _ in range(5):
                     page.goto(game_url + suffix)
-                    page.wait_for_function(
-                        "() => document.getElementById('verify-result').dataset.state !== 'pending'",
-                        timeout=60_000,
-                    )
+                    _wait_green(page, engine)
                     result = page.locator("#verify-result")
-                    assert result.get_attribute("data-state") == "ok"
-                    assert result.get_attribute("data-engine") == engine
                     times.append(float(result.get_attribute("data-at") or 0))
                     checks.append(float(result.get_attribute("data-ms") or 0))
                 figures.append((f"navigation_to_green_{engine}_ms", statistics.median(times)))
                 figures.append((f"check_alone_{engine}_ms", statistics.median(checks)))
-            if screenshot is not None:
+            if screenshots is not None:
                 page.goto(tournament_url)
-                page.screenshot(path=str(screenshot), full_page=True)
+                page.screenshot(path=str(screenshots / "web-tournament.png"), full_page=True)
+                page.goto(small_game_url)
+                _wait_green(page, "webcrypto")
+                page.screenshot(path=str(screenshots / "web-game.png"))  # the phone's first screen
         finally:
             context.close()
     return figures
 
 
-async def run(screenshot: Path | None = None) -> None:
+def _wait_green(page: Any, engine: str) -> None:
+    page.wait_for_function(
+        "() => document.getElementById('verify-result').dataset.state !== 'pending'", timeout=60_000
+    )
+    result = page.locator("#verify-result")
+    assert result.get_attribute("data-state") == "ok"
+    assert result.get_attribute("data-engine") == engine
+
+
+async def _big_tournament(croupier: Croupier, store: Store) -> tuple[str, int, int, float]:
+    """Durchgänge of 25 players in a channel of their own until 10,000 dice are rolled: the address,
+    the games, the dice, and how long playing them took."""
+    channel = Channel(croupier, "web-bench-10k")
+    started = time.perf_counter()
+    await croupier.new_tournament(channel.msg("mod"), "10.000 Würfel")
+    players = [*NAMES, *(f"Gast {n}" for n in range(11, 26))]
+    games = dice = 0
+    while dice < BIG_TOURNAMENT_DICE:
+        await channel.play_durchgang(players, target=10**6)
+        games += 1
+        with store.transaction(read_only=True) as uow:
+            tournament = uow.tournaments.current("web-bench-10k")
+            assert tournament is not None
+            dice = sum(game.dice_used for game in uow.web.games_in(tournament.id))
+    return await channel.web_on(), games, dice, time.perf_counter() - started
+
+
+async def run(screenshots: Path | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="croupier-web-bench-") as folder:
         store = await Store.open(f"sqlite:///{folder}/bench.sqlite3")
         try:
@@ -159,6 +193,7 @@ async def run(screenshot: Path | None = None) -> None:
             rounds = ((NAMES[:5], 12), (NAMES[1:6], 15), (NAMES[:6], 10), (NAMES[:5], 18))
             for players, target in rounds:
                 await channel.play_durchgang(list(players), target=target)
+            await croupier.moderate(channel.msg("mod"), Adjust("Cleo", -3, "zu spät zum Durchgang 3"))
             shown = await channel.web_on()
             crowd = Channel(croupier, "web-bench-big")  # one Durchgang of 200+ moves, in its own channel
             players = [*NAMES, *(f"Gast {n}" for n in range(11, 26))]
@@ -177,11 +212,45 @@ async def run(screenshot: Path | None = None) -> None:
             _print("game_page_ttfb_ms", first, whole_ms=round(whole, 1), moves=moves)
             first, whole = await _ttfb(f"{address}/game/{game.id}/live.json")
             _print("live_json_ttfb_ms", first, whole_ms=round(whole, 1))
+
+            huge, huge_games, huge_dice, played_s = await _big_tournament(croupier, store)
+            _print("big_tournament_played_s", played_s, games=huge_games, dice=huge_dice)
+            cold, _ = await _ttfb(huge, runs=1)  # its dice read from the store
+            first, whole = await _ttfb(huge, runs=10)  # again, while no game moved: remembered
+            _print(
+                "big_tournament_page_ttfb_ms",
+                first,
+                whole_ms=round(whole, 1),
+                first_view_ms=round(cold, 1),
+                games=huge_games,
+                dice=huge_dice,
+            )
+            stats = await Pages(store).stats("web-bench-10k")
+            assert stats is not None
+            faces = stats[2].faces
+            print(
+                json.dumps(
+                    {
+                        "bench": "web_pages",
+                        "figure": "big_tournament_fairness",
+                        "dice": faces.n,
+                        "faces": list(faces.counts),
+                        "chi2": round(faces.chi2, 3),
+                        "p": p_text(faces.p),
+                        "players_unusual": sum(
+                            1 for p in stats[2].players if p.luck.enough and p.luck.p < 0.01
+                        ),
+                        "players": len(stats[2].players),
+                    }
+                ),
+                flush=True,
+            )
+
             if not await asyncio.to_thread(CHROMIUM.is_file):
                 print(json.dumps({"bench": "web_pages", "skipped": f"{CHROMIUM} is missing"}))
                 return
             figures = await asyncio.to_thread(
-                _browser_figures, f"{address}/game/{game.id}", shown, screenshot
+                _browser_figures, f"{address}/game/{game.id}", shown, f"{shown}/game/1", screenshots
             )
             for name, value in figures:
                 _print(name, value, moves=moves, dice=game.dice_used)
@@ -192,9 +261,14 @@ async def run(screenshot: Path | None = None) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.web_pages")
-    parser.add_argument("--screenshot", type=Path, help="write the tournament page at 390×844 here")
+    parser.add_argument(
+        "--screenshots",
+        type=Path,
+        metavar="DIR",
+        help="write web-tournament.png and web-game.png (390×844) here",
+    )
     args = parser.parse_args(argv or [])
-    asyncio.run(run(args.screenshot))
+    asyncio.run(run(args.screenshots))
 
 
 if __name__ == "__main__":

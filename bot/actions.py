@@ -179,7 +179,8 @@ def _planned(uow: UnitOfWork, ctx: Context, game: Game[Any], lang: str) -> Plann
 
 @dataclass(frozen=True)
 class ChangeSettings:
-    """Per-channel settings: language, moderator role, turn timeout, and the web pages (``web=on|off``)."""
+    """Per-channel settings: language, moderator role, turn timeout, threads (``threads=on|off``), and
+    the web pages (``web=on|off``)."""
 
     options: Mapping[str, str]
 
@@ -217,7 +218,9 @@ def _web_switch(uow: UnitOfWork, ctx: Context, channel: str, on: bool, lang: str
         token = secrets.token_urlsafe(18)
         uow.web.publish(ctx.guild, channel, token)
     url = f"{ctx.web_base_url.rstrip('/')}/t/{token}"
-    return ctx.narrator.line("web.switched_on", {"url": url}, lang)
+    # The address is the croupier's own (WEB_BASE_URL and a token), not a player's text: shown as it
+    # is, so that Discord makes it a link.
+    return ctx.narrator.line("web.switched_on", {"url": url}, lang, literal=True)
 
 
 def _current_tournament(uow: UnitOfWork, ctx: Context) -> Tournament:

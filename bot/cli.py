@@ -1,6 +1,6 @@
 """``croupier``: the command line of the project.
 
-    croupier start     the console when no Discord token is configured, else the Discord bot
+    croupier start     the console (and the web pages on 127.0.0.1:8080) without a Discord token, else the bot
     croupier run       the Discord bot
     croupier console   play in the terminal ("NAME: TEXT" lines)
     croupier replay    a JSON script → the final state as JSON
@@ -9,7 +9,7 @@
     croupier audit     a game's log in order, undone moves marked with the undo's reason
     croupier migrate   bring the database schema to the newest revision
     croupier odds      exact Killer odds for N dice
-    croupier web       the tournament pages (run, start and console serve them too when WEB_PORT is set)
+    croupier web       the tournament pages (run and console serve them too when WEB_PORT is set)
     croupier stats     are the dice fair? face counts, χ² test and luck per player
 
 Every failure a user can cause (bad file, unreachable database, missing token) ends with one clear
@@ -32,6 +32,7 @@ from bot.redaction import RedactingFormatter
 from bot.settings import Settings, get_settings, settings_problem
 from bot.store import BadDatabaseURL, SchemaNotCurrent, Store, StoreUnavailable, store_url
 from bot.urls import mask_url, mask_urls_in
+from bot.web.errors import CannotServe
 
 BANNER = """Croupier — console channel ({db})
 Type lines as  NAME: TEXT.  The moderator here is "{mod}". Try:
@@ -50,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--db", metavar="URL", help="database URL (default: DATABASE_URL, else ./data SQLite)")
         return p
 
-    with_db(sub.add_parser("start", help="console without a Discord token, the bot with one"))
+    with_db(sub.add_parser("start", help="console and web pages without a Discord token, the bot with one"))
     with_db(sub.add_parser("run", help="start the Discord bot"))
 
     console = with_db(sub.add_parser("console", help="play in the terminal"))
@@ -125,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except BadDatabaseURL as error:
         return _fail(str(error), 2)
-    except (StoreUnavailable, SchemaNotCurrent) as error:
+    except (StoreUnavailable, SchemaNotCurrent, CannotServe) as error:
         return _fail(str(error))
     except KeyboardInterrupt:
         return 130
@@ -184,10 +185,12 @@ def _with_store(args: argparse.Namespace, body: Callable[[Store], Awaitable[int]
 
 
 def _start(args: argparse.Namespace) -> int:
+    """``make run``: without a Discord token the console, with the web pages beside it on WEB_HOST:
+    WEB_PORT (by default 127.0.0.1:8080), so the address ``/settings web=on`` answers is served."""
     settings = get_settings()
     if settings.discord_token is None:
         args.moderator, args.admin, args.dice_seed, args.json = ["mod"], ["mod"], None, False
-        return _console(args, banner=True)
+        return _console(args, banner=True, web_by_default=True)
     return _run(args)
 
 
@@ -203,7 +206,7 @@ def _run(args: argparse.Namespace) -> int:
         return int(run_bot(settings, _db_url(args)))
 
 
-def _console(args: argparse.Namespace, banner: bool = False) -> int:
+def _console(args: argparse.Namespace, banner: bool = False, web_by_default: bool = False) -> int:
     from bot.console import Console, run_console
     from bot.croupier import Croupier, seed_from_text
     from bot.web.commands import site_in_loop
@@ -220,7 +223,7 @@ def _console(args: argparse.Namespace, banner: bool = False) -> int:
         text = (
             BANNER.format(db=mask_url(_db_url(args)), mod=(args.moderator or ["mod"])[0]) if banner else None
         )
-        async with site_in_loop(settings, store) as site:
+        async with site_in_loop(settings, store, by_default=web_by_default) as site:
             if site is not None and text is not None:
                 text += WEB_BANNER.format(url=settings.public_web_url, mod=(args.moderator or ["mod"])[0])
             return await run_console(console, as_json=args.json, banner=text)

@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, TypeVar
 
 from bot import forum
@@ -65,12 +65,13 @@ from bot.moves import (
     judge,
     perform,
     read_line,
+    reconsider,
 )
 from bot.open_kinds import OpenKinds
 from bot.rendering import Narrator, Table
 from bot.replies import Attachment, Live, Reply
 from bot.spelling import ConsoleSpelling, Spelling
-from bot.standings import joker_keys, joker_names, standings_of
+from bot.standings import standings_of
 from bot.store import (
     CatchUpPoint,
     ChannelSettings,
@@ -86,6 +87,8 @@ from bot.store import (
     Tournament,
     UnitOfWork,
 )
+from bot.suggestions import WHAT, Suggestion, suggestions_in
+from bot.suggestions import options as suggested_options
 from bot.verify import Report, verify_in
 from engine import dice as dice_mod
 from engine.errors import IllegalCommand, InvalidCommand
@@ -226,18 +229,23 @@ class Croupier:
     async def _move(self, msg: Incoming, request: Request) -> Reply:
         """One request, one unit of work: a writing one when the request is likely to change the game
         (:meth:`_writes`), else a reading one — run again for writing only if it finds a command. A
-        writing one also writes the waiting acknowledgements of delivered answers (:meth:`_riding`)."""
-        writing = self._writes(msg, request)
-        first = lambda uow: self._move_in(uow, msg, request, writing=writing)  # noqa: E731
-        done = await self.store.run(self._riding(first) if writing else first, read_only=not writing)
-        if isinstance(done, _Writes):
-            again = lambda uow: self._move_in(uow, msg, request, writing=True)  # noqa: E731
-            done = await self.store.run(self._riding(again))
-        if isinstance(done, _Asked):  # answered off the event loop and outside any transaction
-            events = await asyncio.to_thread(answer, done.game, done.state, msg.author, done.query)
-            return self.narrator.answer(done.table, events, done.lang)
-        assert isinstance(done, Reply)  # a writing unit of work never asks to write
-        return done
+        command that needs slow preparation (``Game.prepare``) has it done first, off the event loop
+        and outside any transaction, and is then judged again in a writing unit of work. A writing one
+        also writes the waiting acknowledgements of delivered answers (:meth:`_riding`)."""
+        writing, prepared = self._writes(msg, request), False
+        while True:
+            work = partial(self._move_in, msg=msg, request=request, writing=writing, prepared=prepared)
+            done = await self.store.run(self._riding(work) if writing else work, read_only=not writing)
+            if isinstance(done, _Prepare):
+                await asyncio.to_thread(done.work)
+                writing = prepared = True
+            elif isinstance(done, _Writes):
+                writing = True
+            elif isinstance(done, _Asked):  # answered off the event loop and outside any transaction
+                events = await asyncio.to_thread(answer, done.game, done.state, msg.author, done.query)
+                return self.narrator.answer(done.table, events, done.lang)
+            else:
+                return done
 
     def _writes(self, msg: Incoming, request: Request) -> bool:
         """Whether a request's unit of work should take the write lock from the start. Presses, built
@@ -251,10 +259,11 @@ class Croupier:
         return reading is not None and not (isinstance(reading, Command) and reading.query)
 
     def _move_in(
-        self, uow: UnitOfWork, msg: Incoming, request: Request, *, writing: bool
-    ) -> Reply | _Asked | _Writes:
+        self, uow: UnitOfWork, *, msg: Incoming, request: Request, writing: bool, prepared: bool
+    ) -> Reply | _Asked | _Writes | _Prepare:
         """The whole unit of work of a request, run on a store thread: load, judge — and for a command,
-        perform, render and save. A reading unit of work stops where the first write would be."""
+        perform, render and save. A reading unit of work stops where the first write would be; one
+        whose command needs preparing stops before it is performed."""
         here = self._load(uow, msg)
         if isinstance(here, _Idle):
             return self._without_game(uow, msg, request, here, writing=writing)
@@ -263,10 +272,15 @@ class Croupier:
             return self._said(here, judged)
         if isinstance(judged, Query):  # nothing is written: the unit of work ends here
             return _Asked(here.game, here.state, judged, here.table(), here.lang)
+        if isinstance(judged, Found) and not prepared:
+            preparation = here.game.prepare(here.state, judged.command)
+            if preparation is not None:
+                return _Prepare(preparation)
         if not writing:
             return _WRITES
         outcome = self._perform(uow, msg, here, judged) if isinstance(judged, Found) else judged
         if isinstance(outcome, Refusal):
+            outcome = reconsider(here.game, here.state, msg.author, request, outcome)
             return self._refuse(uow, msg, self._refusal(here, outcome))
         now = self.clock()
         reply = self._render(msg, here, outcome, now)
@@ -744,35 +758,46 @@ class Croupier:
         channel = await self._channel(msg)
         lang = language_of(channel)
         listing = ", ".join(self.spelling.listing(lang))
-        lines = [self.narrator.line("common.help", {"commands": listing}, lang)]
+        # The listing is the front end's own (Discord's command mentions): nothing in it to escape.
+        lines = [self.narrator.line("common.help", {"commands": listing}, lang, literal=True)]
         game = self._game_of(channel)
         if game is not None:
             lines.append(self.narrator.line("help.words", {}, lang, game=game))
         return Reply(ok=True, lines=tuple(lines), language=lang)
 
     async def rules_reply(self, msg: Incoming) -> Reply:
-        """A summary of the open game's rules (between games the last one's; Die verflixte 6!'s at first)."""
+        """A summary of the open game's rules (between games the last one's; at first the default game's)."""
         channel = await self._channel(msg)
         lang = language_of(channel)
         last = channel.last_kind
-        game = self._game_of(channel) or GAMES[last if last is not None and last in GAMES else "verflixte6"]
+        game = self._game_of(channel) or (
+            GAMES[last] if last is not None and last in GAMES else GAMES.default
+        )
         return Reply(ok=True, lines=(self.narrator.line("help.rules", {}, lang, game=game),), language=lang)
 
-    async def jokers_reply(self, msg: Incoming) -> Reply:
-        """The jokers of the open Durchgang (the default set when none is open)."""
+    async def info_reply(self, msg: Incoming, topic: str) -> Reply:
+        """What a game explains about one of its topics (``/jokers``): the open game's, if it knows the
+        topic; else the game that does, as it would be opened without options."""
         channel = await self._channel(msg)
         lang = language_of(channel)
-        v6 = GAMES["verflixte6"]
-        record = channel.game
-        if record is not None and record.kind != v6.name and record.kind in GAMES:  # Killer has none
-            titles = {key: GAMES[kind] for key, kind in (("game", record.kind), ("jokers", v6.name))}
-            facts = {key: self.narrator.line("game.title", {}, lang, game=g) for key, g in titles.items()}
-            return self.narrator.simple("common.no_jokers", facts, lang)
-        enabled = joker_names(v6.load(record.snapshot)) if record and record.kind == v6.name else None
+        record, game = channel.game, self._game_of(channel)
+        explaining = GAMES.explaining(topic, game)
+        if explaining is None:
+            return self.narrator.refusal(InvalidCommand("unknown_command", command=topic), lang)
+        if game is not None and explaining is not game:  # Killer has no jokers: the owner says so
+            facts = {"game": self.narrator.line("game.title", {}, lang, game=game)}
+            line = self.narrator.line(f"info.{topic}.elsewhere", facts, lang, game=explaining)
+            return Reply(ok=True, lines=(line,), language=lang)
+        state = explaining.load(record.snapshot) if record is not None and explaining is game else None
         lines = tuple(
-            self.narrator.line(f"v6.joker_info.{key}", {}, lang, game=v6) for key in joker_keys(enabled)
+            self.narrator.line(line.key, line.facts, lang, game=explaining)
+            for line in explaining.info(state, topic)
         )
         return Reply(ok=True, lines=lines, language=lang)
+
+    async def jokers_reply(self, msg: Incoming) -> Reply:
+        """The ``jokers`` topic (``/jokers``, Discord's joker overview)."""
+        return await self.info_reply(msg, "jokers")
 
     async def say_error(self, msg: Incoming, code: str, **facts: Any) -> Reply:
         """A refusal the front end found (an unknown command, a malformed line), in the channel's language."""
@@ -786,6 +811,35 @@ class Croupier:
             return None
         game = GAMES[record.kind]
         return game.summary(game.load(record.snapshot)), record.dice_used
+
+    # ------------------------------------------------------------------ suggestions while typing
+
+    async def suggest(self, msg: Incoming, what: str, typed: str, *, kind: str = "") -> list[Suggestion]:
+        """Choices for an option being typed (Discord's autocomplete), in the channel's language: the
+        open game's jokers or seated players, or the options of the game ``kind``. Reads only."""
+        if what == "options":
+            return suggested_options(kind, typed)
+        if what not in WHAT:
+            raise ValueError(f"nothing to suggest for {what!r}; known: {', '.join(WHAT)}")
+        return await self.store.run(
+            lambda uow: suggestions_in(uow, self.narrator, msg.guild, msg.channel, msg.home, what, typed),
+            read_only=True,
+        )
+
+    # ------------------------------------------------------------------ facts kept between starts
+
+    async def recall(self, key: str) -> str | None:
+        """A fact a front end kept between starts (the hash of the registered slash commands)."""
+        return await self.store.run(lambda uow: uow.bot_state.get(key), read_only=True)
+
+    async def remember(self, key: str, value: str) -> None:
+        """Keep a fact between starts, replacing what was kept under ``key``."""
+
+        def write(uow: UnitOfWork) -> None:
+            uow.bot_state.put(key, value, self.clock())
+            uow.commit()
+
+        await self.store.run(write)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -885,6 +939,14 @@ class _Writes:
 
 
 _WRITES = _Writes()
+
+
+@dataclass(frozen=True)
+class _Prepare:
+    """A unit of work's answer when its command needs slow work done first (``Game.prepare``): do it
+    outside any transaction, then judge the request again."""
+
+    work: Callable[[], object]
 
 
 def _tournament_named(uow: UnitOfWork, channel: str, wanted: str | None) -> Tournament | None:

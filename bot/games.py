@@ -44,6 +44,19 @@ class GameRegistry(Mapping[str, Game[Any]]):
             raise InvalidCommand("unknown_game", name=name, games=sorted(games))
         return games[kind]
 
+    @property
+    def default(self) -> Game[Any]:
+        """The game a channel that never had one hears about (its rules): the one that declares itself
+        ``default``, else the first registered."""
+        games = self._loaded()
+        return next((game for game in games.values() if game.default), next(iter(games.values())))
+
+    def explaining(self, topic: str, first: Game[Any] | None = None) -> Game[Any] | None:
+        """The game that explains ``topic``: ``first`` if it declares the topic, else the default game,
+        else the first registered game that does; None when no game knows the topic."""
+        ordered = (first, self.default, *self._loaded().values())
+        return next((game for game in ordered if game is not None and topic in game.topics), None)
+
     def __getitem__(self, kind: str) -> Game[Any]:
         return self._loaded()[kind]
 
@@ -71,6 +84,8 @@ def _load() -> tuple[dict[str, Game[Any]], dict[str, str]]:
         if game.name in games:
             log.warning("game %r is registered twice; keeping the first (%s)", game.name, point.value)
             continue
+        if game.default and any(known.default for known in games.values()):
+            log.warning("game %r declares itself the default too; the first one stays it", game.name)
         games[game.name] = game
         for spelling in (game.name, *game.aliases):
             spellings.setdefault(_key(spelling), game.name)

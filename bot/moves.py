@@ -153,6 +153,16 @@ def perform(game: Game[Any], state: Any, actor: str, found: Found, dice: dice_mo
     return Applied(found.command, found.words, new_state, tuple(events), tuple(recording.faces))
 
 
+def reconsider(game: Game[Any], state: Any, actor: str, request: Request, refusal: Refusal) -> Refusal:
+    """A typed line the game refused as malformed only once it applied it — ``raube nich``: nobody is
+    called "nich" — may still be one letter off a game word („raube nicht“): say that instead."""
+    if isinstance(request, Typed) and actor == game.to_act(state) and _unread(refusal):
+        near = _near(game, request.text, refusal)
+        if isinstance(near, Refusal):
+            return near
+    return refusal
+
+
 def _command(
     game: Game[Any], game_id: int, version: int, state: Any, actor: str, request: Request
 ) -> Found | Refusal | Chat:

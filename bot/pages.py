@@ -7,16 +7,20 @@ exist only while a moderator has put it on the web (``/settings web=on``); every
 through the channel's token, so a hidden channel answers None like a token nobody ever had.
 
 The web front end (:mod:`bot.web`) only draws these values; it never opens a unit of work itself.
+A read that meets a pooled connection the server dropped is read once more on a fresh one.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
+from bot.corrections import correction_line
 from bot.discord.escape import unescaped
 from bot.exports import StandingsTable
 from bot.fairness import FaceTest, Luck, counts_of, face_test, luck_of
@@ -24,12 +28,16 @@ from bot.games import DEFAULT_LANGUAGE, GAMES
 from bot.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.standings import standings_of
-from bot.store import GameRecord, LogEntry, Store, Tournament, UnitOfWork
+from bot.store import Correction, GameRecord, LogEntry, Store, StoreUnavailable, Tournament, UnitOfWork
 from bot.store.repositories import RolledDice, VisibleChannel
 from engine.game import Game
 
-# Discord mentions in typed text (<@123>, <@!123>, <@&123>, <#123>): shown as names, never as ids.
-_MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
+T = TypeVar("T")
+
+# Discord mentions in typed text, shown as names, never as ids: the mention markup (<@123>, <@!123>,
+# <@&123>, <#123>) and the bare ``@123…`` the Discord front end stores for a mention of a person
+# (bot.discord.mentions.service_text), a snowflake of 15 to 20 digits.
+_MENTION = re.compile(r"<(@!?|@&|#)(\d+)>|(?<![\w@<])@(\d{15,20})(?!\d)")
 
 
 # --- what the pages show ---------------------------------------------------------------------------
@@ -83,10 +91,13 @@ class TournamentPage:
     scoring: str
     language: str
     current: bool
-    standings: StandingsTable  # the same table as `croupier export --format json`
+    # The same table as `croupier export --format json`, moderators' corrections counted: its notes
+    # hold each points adjustment and each disqualified player, with the reason.
+    standings: StandingsTable
     games: tuple[GameLink, ...]
     fairness: Fairness
     others: tuple[tuple[int, str], ...]  # the channel's other tournaments: (id, name)
+    corrections: tuple[str, ...] = ()  # every correction as `/corrections` words it, oldest first
 
 
 @dataclass(frozen=True)
@@ -95,6 +106,17 @@ class Seat:
     role: str  # localised
     points: int
     to_act: bool
+
+
+@dataclass(frozen=True)
+class Voided:
+    """Why a move no longer counts: the moderator's undo (its dice stay used and are still checked)."""
+
+    by: str  # the moderator's display name
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"by": self.by, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -109,6 +131,7 @@ class Move:
     dice_from: int
     lines: tuple[str, ...]
     at: datetime
+    voided: Voided | None = None  # undone by a moderator
 
 
 @dataclass(frozen=True)
@@ -144,6 +167,7 @@ class LiveGame:
     table: tuple[Seat, ...]
     moves: tuple[Move, ...]
     cursor: int
+    voided: Mapping[int, Voided] = field(default_factory=dict)  # every voided move so far, by cursor
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,9 +186,12 @@ class LiveGame:
                     "dice": list(m.dice),
                     "dice_from": m.dice_from,
                     "lines": list(m.lines),
+                    "voided": m.voided.to_json() if m.voided else None,
                 }
                 for m in self.moves
             ],
+            # An undo voids a move the page may already show: the page marks these rows.
+            "voided": [{"cursor": cursor, **why.to_json()} for cursor, why in sorted(self.voided.items())],
         }
 
 
@@ -177,22 +204,23 @@ class Pages:
 
     store: Store
     narrator: Narrator = field(default_factory=lambda: Narrator(ConsoleSpelling()))
+    _dice: DiceMemo = field(default_factory=lambda: DiceMemo(), repr=False)
 
     async def index(self) -> tuple[TournamentLink, ...]:
         """Every tournament of every channel on the web, newest channel tournament first per channel."""
-        return await self.store.run(self._index, read_only=True)
+        return await self._read(self._index)
 
     async def tournament(self, token: str, tournament_id: int | None = None) -> TournamentPage | None:
         """A visible channel's tournament (its newest when no id is given); None if not on the web."""
-        return await self.store.run(lambda uow: self._tournament(uow, token, tournament_id), read_only=True)
+        return await self._read(lambda uow: self._tournament(uow, token, tournament_id))
 
     async def game(self, token: str, game_id: int) -> GamePage | None:
         """A game of a visible channel's tournaments; None otherwise."""
-        return await self.store.run(lambda uow: self._game(uow, token, game_id), read_only=True)
+        return await self._read(lambda uow: self._game(uow, token, game_id))
 
     async def live(self, token: str, game_id: int, after: int = 0) -> LiveGame | None:
         """The game's table now and its moves after the cursor ``after``."""
-        return await self.store.run(lambda uow: self._live(uow, token, game_id, after), read_only=True)
+        return await self._read(lambda uow: self._live(uow, token, game_id, after))
 
     async def stats(
         self, channel: str = "console", tournament_id: int | None = None
@@ -200,7 +228,17 @@ class Pages:
         """``croupier stats``: a tournament's fairness figures and the language to word them in.
 
         Not limited to channels on the web: this is the operator's command line."""
-        return await self.store.run(lambda uow: self._stats(uow, channel, tournament_id), read_only=True)
+        return await self._read(lambda uow: self._stats(uow, channel, tournament_id))
+
+    async def _read(self, work: Callable[[UnitOfWork], T]) -> T:
+        """One read-only unit of work; once more when the pooled connection turned out dead (the
+        server restarted since): reading twice changes nothing, and the reader gets the page."""
+        try:
+            return await self.store.run(work, read_only=True)
+        except StoreUnavailable as error:
+            if not error.retryable:
+                raise
+            return await self.store.run(work, read_only=True)
 
     # --- inside the unit of work -------------------------------------------------------------------
 
@@ -214,7 +252,7 @@ class Pages:
                     TournamentLink(
                         token=visible.token,
                         tournament_id=tournament.id,
-                        name=tournament.name,
+                        name=without_ids(tournament.name, _names(games)),
                         language=_language(uow, visible, games),
                         games=len(games),
                         current=tournament is tournaments[-1],
@@ -236,19 +274,23 @@ class Pages:
         games = uow.web.games_in(chosen.id)
         lang = _language(uow, visible, games)
         closed = tuple(game for game in games if not game.is_open)
-        rolled = uow.web.dice_in([game.id for game in games])
         names = _names(games)
+        fairness, counted = self._dice.get(games, lambda: uow.web.dice_in([game.id for game in games]), names)
+        corrections = tuple(
+            replace(c, reason=without_ids(c.reason, names)) for c in uow.corrections.of_tournament(chosen.id)
+        )
         return TournamentPage(
             token=token,
             tournament_id=chosen.id,
-            name=chosen.name,
+            name=without_ids(chosen.name, names),
             scoring=chosen.scoring,
             language=lang,
             current=chosen.id == tournaments[-1].id,
-            standings=standings_of(chosen, closed),
-            games=tuple(self._link(game, lang, rolled_in(rolled, game.id)) for game in games),
-            fairness=fairness_of(((r.actor, r.dice) for r in rolled), names),
-            others=tuple((t.id, t.name) for t in tournaments if t.id != chosen.id),
+            standings=standings_of(chosen, closed, corrections, lang),
+            games=tuple(self._link(game, lang, counted.get(game.id, 0)) for game in games),
+            fairness=fairness,
+            others=tuple((t.id, without_ids(t.name, names)) for t in tournaments if t.id != chosen.id),
+            corrections=tuple(correction_line(self.narrator, c, lang) for c in corrections),
         )
 
     def _link(self, record: GameRecord, lang: str, dice: int) -> GameLink:
@@ -268,11 +310,11 @@ class Pages:
         visible, tournament, record = found
         lang = _language(uow, visible, (record,))
         entries = uow.log.of_game(record.id)
-        moves = self._moves(record, entries, lang)
+        moves = self._moves(record, entries, lang, _undos(uow, record.id))
         return GamePage(
             token=token,
             tournament_id=tournament.id,
-            tournament=tournament.name,
+            tournament=without_ids(tournament.name, _names((record,))),
             game_id=record.id,
             number=record.number,
             title=self._title(record, lang),
@@ -293,7 +335,8 @@ class Pages:
             return None
         visible, _, record = found
         lang = _language(uow, visible, (record,))
-        moves = self._moves(record, uow.web.log_after(record.id, after), lang)
+        undos = _undos(uow, record.id)
+        moves = self._moves(record, uow.web.log_after(record.id, after), lang, undos)
         return LiveGame(
             status=record.status,
             version=record.version,
@@ -301,6 +344,11 @@ class Pages:
             table=self._seats(record, lang),
             moves=moves,
             cursor=moves[-1].cursor if moves else after,
+            voided={
+                undo.voided_entry: _voided(undo, _names((record,)))
+                for undo in undos.values()
+                if undo.voided_entry is not None
+            },
         )
 
     def _stats(
@@ -342,13 +390,19 @@ class Pages:
     def _role(self, game: Game[Any] | None, role: str, lang: str) -> str:
         return role if game is None else self.narrator.line(f"role.{role}", {}, lang, game=game)
 
-    def _moves(self, record: GameRecord, entries: Sequence[LogEntry], lang: str) -> tuple[Move, ...]:
+    def _moves(
+        self,
+        record: GameRecord,
+        entries: Sequence[LogEntry],
+        lang: str,
+        undos: Mapping[int, Correction] | None = None,
+    ) -> tuple[Move, ...]:
         names = {p.player: p.name for p in record.participants}
         for entry in entries:  # someone who left the game keeps the name the log's tables knew
             for row in _reply(entry).get("table", ()) or ():
                 if isinstance(row, Mapping) and "player" in row and "name" in row:
                     names.setdefault(str(row["player"]), str(row["name"]))
-        return tuple(_move(entry, names) for entry in entries)
+        return tuple(_move(entry, names, undos or {}) for entry in entries)
 
 
 def _no_tournament_yet(token: str, lang: str) -> TournamentPage:
@@ -374,13 +428,14 @@ def _reply(entry: LogEntry) -> Mapping[str, Any]:
     return entry.reply if isinstance(entry.reply, Mapping) else {}
 
 
-def _move(entry: LogEntry, names: Mapping[str, str]) -> Move:
+def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correction] | None = None) -> Move:
     reply = _reply(entry)
     private = bool(reply.get("private"))
     lines = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
     if entry.message_id.startswith(DISCORD_PREFIXES):  # rendered for Discord: its escapes are not ours
         lines = tuple(unescaped(line) for line in lines)
     kind = str(entry.command.get("type", "")) if isinstance(entry.command, Mapping) else ""
+    undo = (undos or {}).get(entry.voided_by) if entry.voided_by is not None else None
     return Move(
         cursor=entry.id,
         actor=names.get(entry.actor, ""),
@@ -388,17 +443,32 @@ def _move(entry: LogEntry, names: Mapping[str, str]) -> Move:
         text=without_ids(entry.text, names),
         dice=tuple(int(face) for face in entry.dice),
         dice_from=entry.dice_from,
-        lines=lines,
+        lines=tuple(without_ids(line, names) for line in lines),
         at=entry.created_at,
+        voided=None if not entry.voided else _voided(undo, names),
     )
+
+
+def _undos(uow: UnitOfWork, game_id: int) -> dict[int, Correction]:
+    """The undos that voided some of the game's moves, by correction id."""
+    return {c.id: c for c in uow.corrections.of_game(game_id) if c.kind == "undo"}
+
+
+def _voided(undo: Correction | None, names: Mapping[str, str]) -> Voided:
+    if undo is None:  # voided by a correction the store no longer names: still shown as voided
+        return Voided(by="", reason="")
+    return Voided(by=undo.moderator_name, reason=without_ids(undo.reason, names))
 
 
 def without_ids(text: str, names: Mapping[str, str]) -> str:
     """Typed text with Discord mentions of people turned into their display names (``@Anna``), and
-    any other mention into a bare sign: the pages show no ids of people."""
+    any other mention into a bare sign: the pages show no ids of people. ``names``: display names
+    by participant id (a Discord user id); someone not among them is shown as ``@…``."""
 
     def shown(match: re.Match[str]) -> str:
-        sign, ident = match.group(1), match.group(2)
+        sign, ident, bare = match.group(1), match.group(2), match.group(3)
+        if bare is not None:
+            return "@" + names.get(bare, "…")
         if sign.startswith("@") and sign != "@&":
             return "@" + names.get(ident, "…")
         return ("#" if sign == "#" else "@") + "…"
@@ -423,8 +493,49 @@ def fairness_of(rolled: Iterable[tuple[str, Sequence[int]]], names: Mapping[str,
     return Fairness(face_test(counts_of(everything)), tuple(players))
 
 
-def rolled_in(rolled: Sequence[RolledDice], game_id: int) -> int:
-    return sum(len(r.dice) for r in rolled if r.game_id == game_id)
+class DiceMemo:
+    """Every die of a tournament, counted, remembered for as long as none of its games has moved.
+
+    Reading a big tournament's dice is most of its page's cost (10,000 dice: thousands of log rows).
+    A game's version goes up with every move that rolls — an undo too — and the memo's key holds every
+    game's version, so a move anywhere (from any process) reads them afresh; the last
+    :data:`MEMO_TOURNAMENTS` tournaments are kept. Shared by the worker threads, hence the lock."""
+
+    def __init__(self) -> None:
+        self._found: OrderedDict[Hashable, tuple[Fairness, dict[int, int]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(
+        self,
+        games: Sequence[GameRecord],
+        read: Callable[[], Sequence[RolledDice]],
+        names: Mapping[str, str],
+    ) -> tuple[Fairness, dict[int, int]]:
+        """The fairness figures and the dice per game of these games (``read`` when not known)."""
+        key = (tuple((g.id, g.version, g.dice_used) for g in games), tuple(sorted(names.items())))
+        with self._lock:
+            known = self._found.get(key)
+            if known is not None:
+                self._found.move_to_end(key)
+                return known
+        rolled = read()
+        found = (fairness_of(((r.actor, r.dice) for r in rolled), names), dice_per_game(rolled))
+        with self._lock:
+            self._found[key] = found
+            while len(self._found) > MEMO_TOURNAMENTS:
+                self._found.popitem(last=False)
+        return found
+
+
+MEMO_TOURNAMENTS = 32
+
+
+def dice_per_game(rolled: Iterable[RolledDice]) -> dict[int, int]:
+    """How many dice each game rolled (one pass: a 10,000-die tournament has thousands of rolls)."""
+    counted: dict[int, int] = {}
+    for roll in rolled:
+        counted[roll.game_id] = counted.get(roll.game_id, 0) + len(roll.dice)
+    return counted
 
 
 def _names(games: Sequence[GameRecord]) -> dict[str, str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import texts
-from bot.games import GAMES, scope_of
+from bot.games import scope_of
 from bot.replies import Board, Button, Card, Reply, Row
 from bot.spelling import Spelling
 from engine.errors import CroupierError
@@ -189,10 +189,11 @@ class Narrator:
         return Board(table.game_id, table.version, player, buttons, placeholders)
 
     def _placeholder(self, game: Game[Any], group: str, lang: str) -> str:
-        scope = scope_of(game)
-        for key in (f"select.{group}", f"discord.select.{group}"):
-            if texts.has(key, lang, scope):
-                return self.line(key, {}, lang, game=game, literal=True)
+        """What a group's select menu says while nothing is picked: the game's own ``select.<group>``,
+        else the neutral ``discord.select.other`` ("Choose …")."""
+        own = f"select.{group}"
+        if own in texts.game_catalogue(scope_of(game), lang):
+            return self.line(own, {}, lang, game=game, literal=True)
         return self.line("discord.select.other", {}, lang, literal=True)
 
     def card(self, highlight: Highlight, lang: str, game: Game[Any], name_of: NameOf) -> Card:
@@ -240,8 +241,3 @@ def _shown(key: str, value: Any, shown: Callable[[str], str]) -> Any:
     if isinstance(value, list | tuple):
         return [shown(v) if isinstance(v, str) else v for v in value]
     return value
-
-
-def game_of(kind: str) -> Game[Any] | None:
-    """The registered game of a stored kind (None for a kind no longer installed)."""
-    return GAMES.get(kind)

@@ -67,6 +67,8 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None
     discord_shard_count: int | None = Field(default=None, ge=1)
     discord_shard_ids: Annotated[list[int] | None, NoDecode] = None
+    # Read typed words (privileged intent); false, or refused by Discord: buttons and /zug only.
+    discord_message_content: bool = True
     log_level: str = "INFO"
     croupier_language: Literal["de", "fr", "en"] | None = None
     turn_timeout_seconds: int = Field(default=DEFAULT_TURN_TIMEOUT_SECONDS, gt=0)

@@ -1,6 +1,7 @@
 """Reading ``/settings key=value …``: per-channel language, moderator role, turn timeout, whether a
-game opened in a text channel gets a thread of its own (``threads=on|off``), and whether the channel's
-tournament is on the web (``web=on|off``, a flag the moderator action turns into a web token).
+game opened in a text channel gets a Discord thread of its own (``threads=on|off``), and whether the
+channel's tournament is on the web (``web=on|off``, a flag the moderator action turns into a web
+token).
 
 :data:`SETTINGS` is the one place a key is described: how it is typed, what it sets, how its value is
 read and how the help shows it. The parser, the refusals (``settings_missing``, ``unknown_setting``)
@@ -38,13 +39,13 @@ def _timeout(value: str) -> int:
     return seconds
 
 
-def switch(code: str) -> Callable[[str], bool]:
+def switch(code: str, setting: str) -> Callable[[str], bool]:
     """An on/off value (``on``, ``off`` and their German and French words), refused with ``code``."""
 
     def read(value: str) -> bool:
         word = value.strip().lower()
         if word not in _ON | _OFF:
-            raise InvalidCommand(code, value=value, valid=["on", "off"])
+            raise InvalidCommand(code, setting=setting, value=value, valid=["on", "off"])
         return word in _ON
 
     return read
@@ -63,8 +64,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("language", "language", "|".join(LANGUAGES), _language, ("lang", "sprache", "langue")),
     Setting("moderator", "moderator_role", "ROLE", _role, ("moderator_role", "role")),
     Setting("timeout", "turn_timeout_seconds", "SECONDS", _timeout, ("turn_timeout",)),
-    Setting("threads", "threads", "on|off", switch("threads_switch"), ("thread",)),
-    Setting("web", "web", "on|off", switch("web_switch")),
+    Setting("threads", "threads", "on|off", switch("setting_switch", "threads"), ("thread",)),
+    Setting("web", "web", "on|off", switch("web_switch", "web")),
 )
 KEYS: tuple[str, ...] = tuple(setting.key for setting in SETTINGS)
 _BY_SPELLING: Mapping[str, Setting] = {
@@ -73,8 +74,8 @@ _BY_SPELLING: Mapping[str, Setting] = {
 
 
 def usage(lang: str = "en") -> str:
-    """``language=de|en|fr moderator=ROLE timeout=SECONDS threads=on|off web=on|off``: every setting as
-    /settings reads it, placeholder words in ``lang`` ("RÔLE" in French)."""
+    """``language=de|en|fr moderator=ROLE timeout=SECONDS web=on|off``: every setting as /settings
+    reads it, placeholder words in ``lang`` ("RÔLE" in French)."""
     return " ".join(f"{setting.key}={_shown(setting.value, lang)}" for setting in SETTINGS)
 
 
@@ -99,11 +100,11 @@ def described(fields: Mapping[str, Any]) -> str:
     """Changed fields as the user typed their keys: ``language=fr, timeout=90`` (not the stored
     names, ``turn_timeout_seconds``)."""
     keys = {setting.field: setting.key for setting in SETTINGS}
-    return ", ".join(f"{keys.get(field, field)}={_value(value)}" for field, value in fields.items())
+    return ", ".join(f"{keys.get(field, field)}={_read_back(value)}" for field, value in fields.items())
 
 
-def _value(value: Any) -> str:
-    """A setting's value as typed: a switch as on/off, a cleared one as "–"."""
+def _read_back(value: Any) -> str:
+    """A stored value as /settings takes it: a switch is ``on``/``off``, nothing is ``–``."""
     if isinstance(value, bool):
         return "on" if value else "off"
     return "–" if value is None else str(value)

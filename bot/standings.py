@@ -1,16 +1,14 @@
-"""From stored games to the tables people see: tournament standings and the joker overview."""
+"""From stored games to the table people see: the tournament standings."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.exports import StandingsNote, StandingsRow, StandingsTable
 from bot.games import GAMES
 from bot.store import Correction, GameRecord, Tournament
 from bot.store.repositories.corrections import adjustments, barred
 from engine.standings import standings
-from engine.verflixte6.jokers.registry import DEFAULT_ENABLED, NAMES
 
 
 def standings_of(
@@ -65,16 +63,3 @@ def standings_of(
         notes=tuple(notes),
         language=language,
     )
-
-
-def joker_names(state: Any) -> tuple[str, ...]:
-    """The jokers enabled in an open Durchgang."""
-    return tuple(state.options.jokers)
-
-
-def joker_keys(enabled: Sequence[str] | None) -> tuple[str, ...]:
-    """Catalogue keys of the joker descriptions to show, in registry order."""
-    shown = NAMES if enabled is None else tuple(name for name in NAMES if name in enabled)
-    if enabled is None:
-        shown = tuple(name for name in shown if name in DEFAULT_ENABLED)
-    return shown

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Protocol
 
 from engine.errors import DiceExhausted
@@ -97,11 +97,6 @@ class VerifiableDice:
     @property
     def commitment(self) -> str:
         return commitment(self.seed)
-
-
-def rederive(seed: bytes, game: str | int, count: int) -> Sequence[int]:
-    """Every die of a closed game, for verification."""
-    return [derive_die(seed, game, i) for i in range(count)]
 
 
 class RecordingDice:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from engine.dice import DiceSource
@@ -117,6 +117,14 @@ class Highlight:
 
 
 @dataclasses.dataclass(frozen=True)
+class Line:
+    """A sentence a game has said about itself: a key of its catalogue and the key's facts."""
+
+    key: str
+    facts: Mapping[str, Any] = dataclasses.field(default_factory=dict, hash=False)
+
+
+@dataclasses.dataclass(frozen=True)
 class Result:
     """One participant's result of one finished game, as the tournament standings count it."""
 
@@ -152,6 +160,8 @@ class Game(Protocol[State]):
     options: ClassVar[tuple[OptionSpec, ...]]  # what /open accepts
     ranked: ClassVar[bool]  # whether finished games count in the tournament standings
     colour: ClassVar[int]  # an accent colour (0xRRGGBB) front ends may show the game in
+    default: ClassVar[bool]  # the game a channel that never had one hears about (/rules); at most one
+    topics: ClassVar[tuple[str, ...]]  # what else the game explains on request ("jokers"): see info
 
     def open(self, options: Mapping[str, Any]) -> State:
         """A new game with validated options; bad options raise InvalidCommand."""
@@ -178,6 +188,13 @@ class Game(Protocol[State]):
         """Perform one command by participant ``actor``; refusals raise a CroupierError."""
         ...
 
+    def prepare(self, state: State, command: Command) -> Callable[[], object] | None:
+        """Slow work ``apply`` would do for ``command`` (Killer's exact-odds table behind ``auto`` and a
+        turn timeout), as a function the service runs first, off the event loop and outside any
+        transaction, so that ``apply`` finds it done; None when there is none, or it is done. The
+        function only fills the game's own memo tables: it changes no state."""
+        ...
+
     def dump(self, state: State) -> dict[str, Any]: ...
 
     def load(self, data: Mapping[str, Any]) -> State: ...
@@ -198,6 +215,11 @@ class Game(Protocol[State]):
 
     def highlights(self, before: State, after: State, events: Sequence[Event]) -> Sequence[Highlight]:
         """What a reply to ``events`` shows beside its story (empty for most moves)."""
+        ...
+
+    def info(self, state: State | None, topic: str) -> Sequence[Line]:
+        """What the game says about one of its ``topics`` (Die verflixte 6!'s jokers): about the game
+        ``state`` when one is open, else about a game opened without options."""
         ...
 
     def results(self, state: State) -> Mapping[str, Result]:

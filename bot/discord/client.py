@@ -15,6 +15,8 @@ from discord import app_commands
 from bot.croupier import Croupier
 from bot.discord import catch_up
 from bot.discord.boards import ChoiceButton, ChoiceSelect, JoinButton
+from bot.discord.command_ids import CommandIds
+from bot.discord.command_sync import register
 from bot.discord.commands import DiscordSpelling
 from bot.discord.front import Front, front_of
 from bot.discord.invite import invite_url
@@ -27,12 +29,13 @@ from bot.discord.turn_clock import TurnClock
 log = logging.getLogger(__name__)
 
 
-def intents() -> discord.Intents:
-    """Guilds, guild messages and message content (privileged: enable it in the Developer Portal)."""
+def intents(message_content: bool = True) -> discord.Intents:
+    """Guilds, guild messages, and — unless switched off — message content, which is privileged:
+    without it players use the buttons and ``/zug`` instead of typing (see docs/discord.md)."""
     chosen = discord.Intents.none()
     chosen.guilds = True
     chosen.guild_messages = True
-    chosen.message_content = True
+    chosen.message_content = message_content
     return chosen
 
 
@@ -46,15 +49,17 @@ class CroupierTree(app_commands.CommandTree):
 class CroupierBot(discord.AutoShardedClient):
     def __init__(self, croupier: Croupier, options: BotOptions | None = None) -> None:
         self.options = options or BotOptions()
-        # Replies name the Discord commands, not the console's.
-        croupier.spelling = DiscordSpelling()
+        # Replies name the Discord commands, not the console's: as mentions once their ids are known.
+        self.command_ids = CommandIds()
+        croupier.spelling = DiscordSpelling(self.command_ids)
+        vars(croupier).pop("narrator", None)  # a narrator made with an earlier spelling
         shards: dict[str, Any] = {}
         if self.options.shard_count is not None:
             shards["shard_count"] = self.options.shard_count
         if self.options.shard_ids is not None:
             shards["shard_ids"] = list(self.options.shard_ids)
         super().__init__(
-            intents=intents(),
+            intents=intents(self.options.message_content),
             allowed_mentions=nobody(),
             guild_ready_timeout=self.options.guild_ready_timeout,
             **shards,
@@ -75,14 +80,23 @@ class CroupierBot(discord.AutoShardedClient):
             self.turn_clock.start()
 
     async def sync_commands(self) -> None:
-        """To the configured guilds at once, else globally (Discord may take a while to show those)."""
+        """To the configured guilds at once, else globally (Discord may take a while to show those);
+        only what changed since the last start, and only in the process that runs shard 0 — the
+        others fetch the commands' ids (see :mod:`bot.discord.command_sync`)."""
         targets: list[discord.Object | None] = [discord.Object(g) for g in self.options.guild_ids] or [None]
+        assert self.application_id is not None  # known once logged in, before setup_hook
         for guild in targets:
             where = f"guild {guild.id}" if guild is not None else "all guilds (global)"
             if guild is not None:
                 self.tree.copy_global_to(guild=guild)
             try:
-                synced = await self.tree.sync(guild=guild)
+                done = await register(
+                    self.tree,
+                    self.front.croupier,
+                    self.application_id,
+                    guild,
+                    may_sync=self.options.registers,
+                )
             except discord.HTTPException as error:
                 # A wrong guild id must not keep the bot from playing elsewhere; the log says what to fix.
                 log.error(
@@ -93,7 +107,11 @@ class CroupierBot(discord.AutoShardedClient):
                     error.text or error.__class__.__name__,
                 )
                 continue
-            log.info("registered %d slash commands in %s", len(synced), where)
+            self.command_ids.learn(guild.id if guild is not None else None, done.commands)
+            if done.synced:
+                log.info("registered %d slash commands in %s", len(done.commands), where)
+            else:
+                log.info("slash commands in %s as registered before (%d)", where, len(done.commands))
 
     async def on_message(self, message: discord.Message) -> None:
         await self.front.on_message(message)

@@ -1,34 +1,67 @@
-"""How replies name the bot's slash commands (the console says /join, Discord /mitmachen)."""
+"""How replies name the bot's slash commands (the console says /join, Discord /mitmachen).
+
+Once the commands' ids are known (:mod:`bot.discord.command_ids`) a sentence names a command as a
+clickable mention, ``</mitmachen:ID>``, which Discord shows in each reader's language; before that, or
+where the ids cannot be told apart (several guilds), as the channel's language spells it
+(``/durchgang eröffnen``, ``/round open``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from bot.discord import escape
-from bot.discord.slash.names import shown_commands
+from bot.discord.command_ids import CommandIds
+from bot.discord.slash.names import COMMANDS, shown
 
+# The service's command keys (``{cmd[join]}`` in the catalogues) and the base words of their commands.
 SLASH_COMMANDS: Mapping[str, str] = {
-    "close": "/durchgang schliessen",
-    "help": "/hilfe",
-    "join": "/mitmachen",
-    "jokers": "/joker-info",
-    "open": "/durchgang oeffnen",
-    "rules": "/regeln",
-    "settings": "/einstellungen",
-    "start": "/durchgang starten",
-    "tournament": "/turnier",
-    "verify": "/pruefen",
+    "adjust": "korrektur punkte",
+    "close": "durchgang schliessen",
+    "corrections": "korrektur liste",
+    "disqualify": "korrektur disqualifizieren",
+    "export": "export",
+    "help": "hilfe",
+    "join": "mitmachen",
+    "jokers": "joker-info",
+    "leave": "aussteigen",
+    "move": "zug",
+    "open": "durchgang oeffnen",
+    "reinstate": "korrektur zulassen",
+    "remove": "durchgang entfernen",
+    "rules": "regeln",
+    "settings": "einstellungen",
+    "skip": "durchgang ueberspringen",
+    "standings": "tabelle",
+    "start": "durchgang starten",
+    "tournament": "turnier",
+    "undo": "korrektur rueckgaengig",
+    "verify": "pruefen",
 }
 
 
 class DiscordSpelling:
-    """Slash commands by their base names in sentences; the help lists them as the language names them."""
+    """Slash commands as mentions where their ids are known, else by name in the channel's language."""
+
+    def __init__(self, ids: CommandIds | None = None) -> None:
+        self._ids = ids or CommandIds()
+        self._cache: dict[tuple[str, int], Mapping[str, str]] = {}
+
+    def named(self, words: str, lang: str) -> str:
+        """One command (by its base words) as a sentence names it."""
+        return self._ids.mention(words) or shown(words, lang)
 
     def commands(self, lang: str) -> Mapping[str, str]:
-        return SLASH_COMMANDS
+        key = (lang, self._ids.version)
+        found = self._cache.get(key)
+        if found is None:
+            found = MappingProxyType({k: self.named(words, lang) for k, words in SLASH_COMMANDS.items()})
+            self._cache = {key: found, **{k: v for k, v in self._cache.items() if k[1] == key[1]}}
+        return found
 
     def listing(self, lang: str) -> Sequence[str]:
-        return shown_commands(lang)
+        return [self.named(words, lang) for words in COMMANDS]
 
     def name(self, text: str) -> str:
         """Outside text (a display name, a tournament's name, a typed word) inside a sentence: literal,

@@ -165,8 +165,9 @@ def text_embeds(text: str, title: str = "", colour: discord.Colour = NEUTRAL) ->
 
 def refusal_content(reply: Reply) -> str:
     """A refusal as a short message: why, and (from the catalogue) what is valid now. Refusals hold no
-    markup of their own, so all of it is literal text (it may repeat what a player typed)."""
-    return clip(f"⚠️ {escape.plain(reply.text)}", CONTENT_MAX)
+    markup of their own, so all of it is literal text (it may repeat what a player typed) — but for
+    the mentions of the commands it names."""
+    return clip(f"⚠️ {escape.keeping_commands(reply.text)}", CONTENT_MAX)
 
 
 def standings_embed(table: StandingsTable, lang: str) -> discord.Embed:

@@ -43,6 +43,24 @@ def plain(text: str) -> str:
     return discord.utils.escape_mentions(text)
 
 
+# A slash-command mention as the bot writes it (bot.discord.commands): ``</mitmachen:ID>``, not
+# preceded by the backslash that escaped text would carry.
+_COMMAND_MENTION = re.compile(r"(?<!\\)</[-_\w]+(?: [-_\w]+){0,2}:\d{1,20}>")
+
+
+def keeping_commands(text: str) -> str:
+    """:func:`plain`, except for the command mentions the bot wrote itself: a refusal's sentence may
+    name a command to use (``{cmd[open]}``), and outside text inside it arrives escaped already (the
+    service escapes names and typed words for Discord), so its ``<`` carries a backslash."""
+    parts: list[str] = []
+    last = 0
+    for match in _COMMAND_MENTION.finditer(text):
+        parts += [plain(text[last : match.start()]), match.group(0)]
+        last = match.end()
+    parts.append(plain(text[last:]))
+    return "".join(parts)
+
+
 def name(text: str) -> str:
     """A display name (or any outside word) for a sentence: one line, literal (see :func:`plain`)."""
     return plain(_CONTROL.sub(" ", text))

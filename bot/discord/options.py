@@ -18,7 +18,8 @@ class BotOptions:
     guild_ids: tuple[int, ...] = ()  # sync slash commands to these guilds at start; empty: globally
     shard_count: int | None = None  # None: as many as Discord recommends
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all
-    sync_commands: bool = True
+    sync_commands: bool = True  # False: neither register nor fetch the slash commands at start
+    message_content: bool = True  # ask for the privileged intent (DISCORD_MESSAGE_CONTENT)
     turn_clock_seconds: float | None = TURN_CLOCK_SECONDS  # None: no background timeout task
     guild_ready_timeout: float = 2.0  # discord.py's wait for GUILD_CREATEs before on_ready
     defer_after_seconds: float = DEFER_AFTER_SECONDS
@@ -26,10 +27,16 @@ class BotOptions:
     retry_start_seconds: float = RETRY_START_SECONDS
     retry_cap_seconds: float = RETRY_CAP_SECONDS
 
+    @property
+    def registers(self) -> bool:
+        """Whether this process registers the slash commands: the one that runs shard 0 (or all)."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
     @classmethod
     def from_settings(cls, settings: Settings) -> BotOptions:
         return cls(
             guild_ids=tuple(settings.discord_guild_ids),
             shard_count=settings.discord_shard_count,
             shard_ids=tuple(settings.discord_shard_ids) if settings.discord_shard_ids is not None else None,
+            message_content=settings.discord_message_content,
         )

@@ -1,14 +1,17 @@
 """Starting the Discord bot: ``run_bot`` for ``croupier run``, ``serve`` inside a running event loop
 (tests inject their own store, dice and options through the :class:`Croupier`).
 
-Everything a user can get wrong — token, intents, database, network — ends in one line on stderr and
-exit code 1, never a traceback.
+Everything a user can get wrong — token, database, network — ends in one line on stderr and exit code 1,
+never a traceback. A Message Content intent that Discord refuses is not fatal: the bot starts again
+without it and says so in one log line (players then use the buttons and ``/zug``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import logging
 import signal
 import sys
 from collections.abc import Callable
@@ -24,6 +27,8 @@ from bot.settings import Settings
 from bot.store import BadDatabaseURL, ChannelDefaults, SchemaNotCurrent, Store, StoreUnavailable
 from bot.urls import mask_urls_in
 
+log = logging.getLogger(__name__)
+
 ClientFactory = Callable[[Croupier, BotOptions], CroupierBot]
 
 LOGIN_REFUSED = (
@@ -31,8 +36,13 @@ LOGIN_REFUSED = (
     "copy it again from the Developer Portal (Bot → Reset Token)."
 )
 INTENTS_REFUSED = (
-    "Discord refused the Message Content intent: enable it in the Developer Portal "
-    "(Bot → Privileged Gateway Intents → Message Content Intent), then start again."
+    "Discord refused the bot's gateway intents (close code 4014) although it asks for no privileged "
+    "one: check the application's Privileged Gateway Intents in the Developer Portal."
+)
+WITHOUT_MESSAGE_CONTENT = (
+    "Discord refused the Message Content intent: running without it, so typed words are not read; "
+    "players use the buttons and /zug (to read them, enable Bot → Privileged Gateway Intents → "
+    "Message Content Intent in the Developer Portal; DISCORD_MESSAGE_CONTENT=false stops asking)"
 )
 
 
@@ -50,7 +60,13 @@ def run_bot(settings: Settings, db_url: str) -> int:
         return 130
 
 
-async def serve_settings(settings: Settings, db_url: str, *, handle_signals: bool = False) -> int:
+async def serve_settings(
+    settings: Settings,
+    db_url: str,
+    *,
+    handle_signals: bool = False,
+    client_factory: ClientFactory = CroupierBot,
+) -> int:
     problem = settings.token_problem()
     if problem is not None or settings.discord_token is None:
         return fail(problem or "DISCORD_TOKEN is not set.")
@@ -61,17 +77,14 @@ async def serve_settings(settings: Settings, db_url: str, *, handle_signals: boo
         return fail(str(error))
     try:
         return await serve(
-            Croupier(store=store),
+            Croupier(store=store, web_base_url=settings.public_web_url),  # what `web: an` hands out
             settings.discord_token.get_secret_value(),
             BotOptions.from_settings(settings),
+            client_factory=client_factory,
             handle_signals=handle_signals,
         )
     finally:
         await store.close()
-
-
-def create_client(croupier: Croupier, options: BotOptions | None = None) -> CroupierBot:
-    return CroupierBot(croupier, options)
 
 
 async def serve(
@@ -83,7 +96,18 @@ async def serve(
     handle_signals: bool = False,
 ) -> int:
     """Log in and run until the client is closed; 0 after a clean stop, 1 with a one-line reason."""
-    client = client_factory(croupier, options or BotOptions())
+    options = options or BotOptions()
+    while True:
+        try:
+            return await _run(client_factory(croupier, options), token, handle_signals)
+        except discord.PrivilegedIntentsRequired:
+            if not options.message_content:
+                return fail(INTENTS_REFUSED)
+            log.warning(WITHOUT_MESSAGE_CONTENT)
+            options = dataclasses.replace(options, message_content=False)
+
+
+async def _run(client: CroupierBot, token: str, handle_signals: bool) -> int:
     loop = asyncio.get_running_loop()
     if handle_signals:
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -93,8 +117,6 @@ async def serve(
             await client.start(token)
     except discord.LoginFailure:
         return fail(LOGIN_REFUSED)
-    except discord.PrivilegedIntentsRequired:
-        return fail(INTENTS_REFUSED)
     except (discord.GatewayNotFound, aiohttp.ClientConnectionError, OSError) as error:
         return fail(f"cannot reach Discord ({discord.http.Route.BASE}): {error or type(error).__name__}")
     finally:

@@ -207,7 +207,7 @@ class ChannelSettings:
     language: str | None  # None: the game's own language
     moderator_role: str | None
     turn_timeout_seconds: int
-    threads: bool = True  # games opened here get a thread (a forum's always do)
+    threads: bool = True  # a game opened in a text channel gets its own thread (a forum's always does)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -37,6 +37,7 @@ from bot.store.errors import StoreUnavailable
 from bot.store.migrate import check_schema
 from bot.store.records import ChannelDefaults
 from bot.store.repositories import (
+    BotState,
     Channels,
     ChannelSettingsRepository,
     CommandLog,
@@ -62,8 +63,8 @@ class UnitOfWork:
     """One transaction and the repositories working in it.
 
     ``log``, ``tournaments``, ``games``, ``settings``, ``channels``, ``corrections``, ``web``,
-    ``delivery`` and ``forum`` all share the transaction; nothing they write is kept unless
-    :meth:`commit` is called before the unit of work ends.
+    ``bot_state``, ``delivery`` and ``forum`` all share the transaction; nothing they write is kept
+    unless :meth:`commit` is called before the unit of work ends.
     """
 
     def __init__(self, connection: Connection, url: str | URL, defaults: ChannelDefaults) -> None:
@@ -78,6 +79,7 @@ class UnitOfWork:
         self.channels = Channels(tx, self.games, defaults)
         self.corrections = Corrections(tx)
         self.web = WebPages(tx, self.games)  # web visibility and the pages' reads (bot/pages.py)
+        self.bot_state = BotState(tx)  # facts the bot keeps between starts (the slash commands' hash)
         self.delivery = Deliveries(tx)
         self.forum = Forum(tx)
         self.commits = 0  # how many times this unit of work committed

@@ -4,7 +4,9 @@ Read-only by construction: only GET and HEAD are answered (anything else is 405)
 asks the :class:`~bot.pages.Pages` service, which runs one read-only unit of work; this module never
 touches the store. Every text goes through Jinja's autoescaping; the Content-Security-Policy allows
 scripts and styles from this server only (no inline ones), and every asset is served from here, so the
-pages work offline. A database outage answers a 503 page instead of a traceback.
+pages work offline. A database outage answers a 503 page, any other failure a 500 page — both
+``no-store`` and without details; the log names the route, never the address (it holds the secret
+token).
 
 Routes::
 
@@ -30,9 +32,9 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from bot import texts
 from bot.exports import StandingsRow
 from bot.fairness import FACES
-from bot.pages import Pages
-from bot.store import SchemaNotCurrent, StoreUnavailable
+from bot.pages import Pages, Voided
 from bot.web.chart import chart_of
+from bot.web.outage import described, outage
 from bot.web.words import number, verdict_words
 
 log = logging.getLogger(__name__)
@@ -132,21 +134,36 @@ async def _read_only(request: web.Request, handler: Handler) -> web.StreamRespon
 
 @web.middleware
 async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """A database outage is a 503 page (the service's StoreUnavailable); unknown pages a 404 page."""
+    """Unknown pages a 404 page; a database outage a 503 page; anything else a 500 page. None of them
+    says more than that, and the log names the route's pattern, not the address."""
     try:
         return await handler(request)
-    except (StoreUnavailable, SchemaNotCurrent) as error:
-        log.warning("web page %s: the database is unavailable: %s", request.path, error)
-        headers = {"Retry-After": str(RETRY_AFTER_S)}
-        if request.path.endswith(".json"):
-            return _json_error(503, "store_unavailable", headers)
-        return _error_page(request, 503, "unavailable", headers=headers)
     except web.HTTPNotFound:
         if request.path.endswith(".json"):
             return _json_error(404, "not_found")
         return _error_page(request, 404, "not_found")
     except web.HTTPMethodNotAllowed:
         return _error_page(request, 405, "method", headers={"Allow": "GET, HEAD"})
+    except web.HTTPException:
+        raise
+    except Exception as error:
+        down = outage(error, request.app[PAGES_KEY].store.url)
+        if down is None:
+            log.error("web page %s failed: %s", route_of(request), described(error))
+            if request.path.endswith(".json"):
+                return _json_error(500, "internal")
+            return _error_page(request, 500, "internal")
+        log.warning("web page %s: the database is unavailable: %s", route_of(request), down)
+        headers = {"Retry-After": str(RETRY_AFTER_S)}
+        if request.path.endswith(".json"):
+            return _json_error(503, "store_unavailable", headers)
+        return _error_page(request, 503, "unavailable", headers=headers)
+
+
+def route_of(request: web.Request) -> str:
+    """The route's pattern (``/t/{token}/game/{game_id}``): what a log may say of a request."""
+    resource = request.match_info.route.resource
+    return resource.canonical if resource is not None else "(no route)"
 
 
 async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -246,8 +263,21 @@ def _render(request: web.Request, template: str, lang: str, values: Mapping[str,
     def shown_number(value: float, digits: int = 2) -> str:
         return number(value, lang, digits)
 
+    def voided_words(voided: Voided) -> str:
+        if not voided.by:
+            return t("move_voided_unknown")
+        return t("move_voided", moderator=voided.by, reason=voided.reason)
+
     env = request.app[JINJA_KEY]
-    return env.get_template(template).render(lang=lang, t=t, static=static_url, number=shown_number, **values)
+    return env.get_template(template).render(
+        lang=lang,
+        t=t,
+        static=static_url,
+        number=shown_number,
+        signed=texts.signed,
+        voided_words=voided_words,
+        **values,
+    )
 
 
 def _cells(row: StandingsRow) -> tuple[str, ...]:

@@ -3,7 +3,9 @@
 Pure arithmetic over a :class:`~bot.exports.StandingsTable`: the template draws the lines, dots and
 labels (so every name goes through the template's escaping). The drawing has a fixed ``viewBox`` and
 scales to its container's width, so it stays readable on a phone; colours come from the stylesheet
-(``series-0`` … ``series-7``, repeated with a dash pattern beyond eight players).
+(``series-0`` … ``series-7``, repeated with a dash pattern beyond eight players). When moderators
+adjusted points, a last step "±" adds each player's adjustments, so every line ends at the total the
+table shows.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ WIDTH = 360
 HEIGHT = 220
 LEFT, RIGHT, TOP, BOTTOM = 36, 12, 12, 28
 COLOURS = 8
+MOST_X_LABELS = 12  # beyond that, only every n-th Durchgang is labelled (and the last), so none overlap
 
 
 @dataclass(frozen=True)
@@ -68,9 +71,19 @@ def nice_step(span: float, ticks: int = 5) -> int:
     return 10 * magnitude
 
 
+ADJUSTMENT_TICK = "±"
+
+
 def chart_of(table: StandingsTable) -> Chart:
-    rounds = len(table.durchgaenge)
-    totals = [(row.name, running_totals(row.points)) for row in table.rows]
+    adjusted = any(row.adjustment for row in table.rows)
+    labels = [f"D{number}" for number in table.durchgaenge] + ([ADJUSTMENT_TICK] if adjusted else [])
+    rounds = len(labels)
+    totals = []
+    for row in table.rows:
+        running = running_totals(row.points)
+        if adjusted:
+            running += ((running[-1] if running else 0) + row.adjustment,)
+        totals.append((row.name, running))
     values = [0, *(value for _, series in totals for value in series)]
     low, high = min(values), max(values)
     step = nice_step(high - low or 1)
@@ -94,6 +107,11 @@ def chart_of(table: StandingsTable) -> Chart:
         line = " ".join(f"{px},{py}" for px, py in ((x(0), y(0)), *((dx, dy) for dx, dy, _ in dots)))
         css = f"series-{position % COLOURS}" + (" dashed" if position >= COLOURS else "")
         series.append(Series(name, running, line, dots, css))
-    x_ticks = tuple(Tick(x(i + 1), f"D{number}") for i, number in enumerate(table.durchgaenge))
+    every = -(-rounds // MOST_X_LABELS)  # ceil
+    x_ticks = tuple(
+        Tick(x(i + 1), label)
+        for i, label in enumerate(labels)
+        if (i + 1) % every == 0 or i + 1 == rounds or every == 1
+    )
     y_ticks = tuple(Tick(y(v), str(v)) for v in range(int(low), int(high) + 1, step))
     return Chart(WIDTH, HEIGHT, tuple(series), x_ticks, y_ticks, y(0), LEFT, WIDTH - RIGHT)

@@ -1,5 +1,11 @@
 """The command-line side of the web pages: ``croupier web``, ``croupier stats``, and the site served
-beside the bot or the console when WEB_PORT is set (wired up in :mod:`bot.cli`)."""
+beside the bot or the console (wired up in :mod:`bot.cli`).
+
+``croupier start`` — what ``make run`` runs — serves the pages beside its console on WEB_HOST:WEB_PORT,
+by default 127.0.0.1:8080, so the address ``/settings web=on`` hands out answers; if that default
+port is taken it says so in one line and the console plays on without them. ``croupier console`` and
+``croupier run`` serve them only when WEB_PORT is set, and a port that is taken there (or for
+``croupier web``) is one line and exit code 1 (:class:`~bot.web.errors.CannotServe`)."""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ from contextlib import asynccontextmanager, contextmanager
 from bot.pages import Pages
 from bot.settings import DEFAULT_WEB_PORT, Settings
 from bot.store import ChannelDefaults, Store
+from bot.web.errors import CannotServe
 from bot.web.server import Site, SiteThread, serve_forever, start_site
 from bot.web.words import fairness_json, fairness_text
 
@@ -60,14 +67,35 @@ def site_beside(settings: Settings, db_url: str) -> Iterator[SiteThread | None]:
 
 
 @asynccontextmanager
-async def site_in_loop(settings: Settings, store: Store) -> AsyncIterator[Site | None]:
-    """The pages on the running loop over ``store`` (the console's), when WEB_PORT is set."""
-    if settings.web_port is None:
+async def site_in_loop(
+    settings: Settings, store: Store, *, by_default: bool = False
+) -> AsyncIterator[Site | None]:
+    """The pages on the running loop over ``store`` (the console's): when WEB_PORT is set, or on the
+    default port when ``by_default`` (``croupier start``) — where a taken port is one line on stderr
+    and no pages, not the end of the console."""
+    if settings.web_port is None and not by_default:
         yield None
         return
     language = settings.croupier_language or "de"
-    site = await start_site(Pages(store), settings.web_host, settings.web_port, default_language=language)
+    port = settings.web_port or DEFAULT_WEB_PORT
+    try:
+        site = await start_site(Pages(store), settings.web_host, port, default_language=language)
+    except CannotServe as problem:
+        if settings.web_port is not None or not problem.busy:
+            raise
+        print(f"croupier: {not_served(problem)}", file=sys.stderr, flush=True)
+        yield None
+        return
     try:
         yield site
     finally:
         await site.close()
+
+
+def not_served(problem: CannotServe) -> str:
+    """The line ``croupier start`` says when the default port is taken."""
+    return (
+        f"the tournament pages are not served: {problem.address} is in use (another croupier?); "
+        "the console plays on without them. To serve them, set WEB_PORT to a free port "
+        "(WEB_PORT=8081 make run)"
+    )

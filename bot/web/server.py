@@ -13,6 +13,7 @@ from aiohttp import web
 from bot.pages import Pages
 from bot.store import ChannelDefaults, Store
 from bot.web.app import make_app
+from bot.web.errors import CannotServe
 
 log = logging.getLogger(__name__)
 
@@ -29,11 +30,16 @@ class Site:
 
 
 async def start_site(pages: Pages, host: str, port: int, *, default_language: str = "de") -> Site:
-    """Serve the pages on ``host:port`` (port 0: any free port) on the running loop."""
+    """Serve the pages on ``host:port`` (port 0: any free port) on the running loop; CannotServe when
+    nothing can listen there (a busy port)."""
     runner = web.AppRunner(make_app(pages, default_language=default_language), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
-    await site.start()
+    try:
+        await site.start()
+    except OSError as error:
+        await runner.cleanup()
+        raise CannotServe(host, port, error) from None
     bound = runner.addresses[0]
     shown_host = f"[{bound[0]}]" if ":" in str(bound[0]) else bound[0]
     url = f"http://{shown_host}:{bound[1]}"

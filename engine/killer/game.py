@@ -8,7 +8,8 @@ refusal raises before anything is built, so the given state is never touched.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from engine.dice import DiceSource
@@ -21,6 +22,7 @@ from engine.game import (
     Highlight,
     Join,
     Leave,
+    Line,
     OptionSpec,
     Remove,
     Seat,
@@ -31,8 +33,8 @@ from engine.game import (
 from engine.game import (
     Result as GameResult,
 )
-from engine.killer import choices, flow, signup, snapshot, words
-from engine.killer.advice import advice, auto_keep
+from engine.killer import choices, flow, odds, signup, snapshot, words
+from engine.killer.advice import advice, auto_keep, goal
 from engine.killer.classic import Classic
 from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
 from engine.killer.events import TimedOut
@@ -64,6 +66,8 @@ class _KillerGame:
     options: ClassVar[tuple[OptionSpec, ...]]
     ranked: ClassVar[bool] = False
     colour: ClassVar[int] = 0x4B2A6B
+    default: ClassVar[bool] = False
+    topics: ClassVar[tuple[str, ...]] = ()
     variant: ClassVar[Variant]
 
     def open(self, options: Mapping[str, Any]) -> KillerState:
@@ -124,6 +128,17 @@ class _KillerGame:
         new, events = _perform(state, turn, command)
         return _settled(new, events, dice)
 
+    def prepare(self, state: KillerState, command: Command) -> Callable[[], object] | None:
+        """``auto`` and a timeout in a keep phase keep what the exact-odds solver says: build its
+        table for the game's dice and the phase's goal first (up to a second for ten dice)."""
+        turn = state.turn
+        if state.over or turn is None or not isinstance(command, Auto | Timeout):
+            return None
+        if turn.step not in ("setup", "keep") and not turn.due:
+            return None
+        dice, target = state.rules.dice, goal(state, turn)
+        return None if odds.solver.ready(dice, target) else partial(odds.solver, dice, target)
+
     def dump(self, state: KillerState) -> dict[str, Any]:
         return snapshot.dump(state)
 
@@ -162,6 +177,9 @@ class _KillerGame:
 
     def results(self, state: KillerState) -> Mapping[str, GameResult]:
         return {}
+
+    def info(self, state: KillerState | None, topic: str) -> Sequence[Line]:
+        return ()
 
     def summary(self, state: KillerState) -> dict[str, Any]:
         """The ``croupier replay`` contract: statuses, PDV, Terminator levels, winner, finished."""

@@ -179,12 +179,32 @@ class Solver:
         return result
 
 
-@cache
-def solver(dice: int, goal: Goal = "attack") -> Solver:
-    """The memoised solver for ``dice`` dice and ``goal``."""
-    if goal not in GOALS:
-        raise ValueError(f"unknown goal {goal!r}")
-    return Solver(dice, goal)
+class Solvers:
+    """The solvers by dice and goal, each built once per process on first use (a table for ten dice
+    takes a while: the service builds the one a move will need before its transaction, see
+    :meth:`ready`)."""
+
+    def __init__(self) -> None:
+        self._built: dict[tuple[int, Goal], Solver] = {}
+
+    def __call__(self, dice: int, goal: Goal = "attack") -> Solver:
+        found = self._built.get((dice, goal))
+        if found is None:
+            if goal not in GOALS:
+                raise ValueError(f"unknown goal {goal!r}")
+            found = self._built.setdefault((dice, goal), Solver(dice, goal))
+        return found
+
+    def ready(self, dice: int, goal: Goal) -> bool:
+        """Whether the solver for ``dice`` and ``goal`` is built already (asking it is then quick)."""
+        return (dice, goal) in self._built
+
+    def cache_clear(self) -> None:
+        """Forget every solver (what a fresh process starts from; for benchmarks)."""
+        self._built.clear()
+
+
+solver = Solvers()
 
 
 @dataclasses.dataclass(frozen=True)

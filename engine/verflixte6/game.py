@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.dice import DiceSource
-from engine.game import Choice, Command, Event, Highlight, OptionSpec, Seat
+from engine.game import Choice, Command, Event, Highlight, Line, OptionSpec, Seat
 from engine.game import Result as GameResult
 from engine.verflixte6 import choices, rules, words
 from engine.verflixte6 import state as snapshot
 from engine.verflixte6.events import V6Event
-from engine.verflixte6.highlights import joker_highlights
+from engine.verflixte6.highlights import joker_highlights, joker_overview
 from engine.verflixte6.jokers import registry
 from engine.verflixte6.options import parse_options
 from engine.verflixte6.state import (
@@ -41,6 +41,8 @@ class Verflixte6:
     )
     ranked: ClassVar[bool] = True
     colour: ClassVar[int] = 0xB0282E
+    default: ClassVar[bool] = True  # the croupier's first game: its rules before any game was played
+    topics: ClassVar[tuple[str, ...]] = ("jokers",)
 
     def open(self, options: Mapping[str, Any]) -> Durchgang:
         return Durchgang(options=parse_options(options))
@@ -55,6 +57,9 @@ class Verflixte6:
         self, state: Durchgang, actor: str, command: Command, dice: DiceSource
     ) -> tuple[Durchgang, Sequence[V6Event]]:
         return rules.apply(state, actor, command, dice)
+
+    def prepare(self, state: Durchgang, command: Command) -> Callable[[], object] | None:
+        return None  # every step is quick
 
     def dump(self, state: Durchgang) -> dict[str, Any]:
         return snapshot.dump(state)
@@ -90,6 +95,10 @@ class Verflixte6:
     def highlights(self, before: Durchgang, after: Durchgang, events: Sequence[Event]) -> Sequence[Highlight]:
         """The jokers a player chose, or brings into the Spiel at the Freiwurf: one card per player."""
         return joker_highlights(after, events)
+
+    def info(self, state: Durchgang | None, topic: str) -> Sequence[Line]:
+        """``jokers``: what each joker the Durchgang plays with does."""
+        return joker_overview(state) if topic == "jokers" else ()
 
     def summary(self, state: Durchgang) -> dict[str, Any]:
         return {"players": {p.id: {"role": p.role, "points": p.points} for p in state.participants}}

@@ -14,7 +14,8 @@ from typing import Any
 from bot import texts
 from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
-from bot.discord.commands import SLASH_COMMANDS, DiscordSpelling
+from bot.discord.command_ids import CommandIds
+from bot.discord.commands import DiscordSpelling
 from bot.discord.options import BotOptions
 from bot.games import GAMES
 from bot.rendering import Narrator
@@ -59,6 +60,14 @@ class People:
     ada: int  # administrator
     eve: int  # nickname with @everyone in it
     moderators: int  # the role id
+
+
+def in_place(store: Store, people: People) -> None:
+    """The tests' channel plays in place (its ``threads`` setting off), as a channel did before games
+    got threads of their own; tests of threads and forums use channels of their own."""
+    with store.transaction() as uow:
+        uow.settings.set(str(people.guild), str(people.channel), threads=False)
+        uow.commit()
 
 
 @dataclass
@@ -157,6 +166,16 @@ class Table:
         with self.store.transaction(read_only=True) as uow:
             return uow.log.of_game(game_id)
 
+    # ------------------------------------------------------------------ what the croupier says here
+
+    def says(self, key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
+        """:func:`says` with the commands named as the guild's members see them once synced: as
+        mentions carrying the ids the emulator gave them."""
+        return says(key, lang, game, synced=synced_ids(self.emu, self.people.guild), **facts)
+
+    def refusal(self, key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
+        return f"⚠️ {self.says(key, lang, game, **facts)}"
+
 
 def custom_id_for(message: BotMessage, label: str) -> str:
     """The custom id of the button labelled ``label`` on a board."""
@@ -246,17 +265,35 @@ def embeds_of(response: InteractionResponse) -> list[dict[str, Any]]:
 BLANK_FIELD = "\u200b"  # the name of an embed field that continues the one before it
 
 
-def says(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:
+def says(
+    key: str,
+    lang: str = "de",
+    game: str | None = "verflixte6",
+    *,
+    synced: CommandIds | None = None,
+    **facts: Any,
+) -> str:
     """What the croupier says for a catalogue key on Discord (its command names, the game's catalogue):
     tests compare with this instead of copying the bot's output. ``game=None``: the shared catalogues
-    only, as for answers about no game (settings, standings, refusals of moderator actions)."""
-    return Narrator(DiscordSpelling()).line(key, facts, lang, game=GAMES[game] if game is not None else None)
+    only, as for answers about no game (settings, standings, refusals of moderator actions).
+    ``synced``: the ids of the synced commands (see :meth:`Table.says`); without them, commands are
+    named as before any sync."""
+    narrator = Narrator(DiscordSpelling(synced))
+    return narrator.line(key, facts, lang, game=GAMES[game] if game is not None else None)
 
 
-def drawn(key: str, lang: str = "de", **facts: Any) -> str:
+def synced_ids(emu: DiscordEmulator, guild: int | None) -> CommandIds:
+    """The ids of the slash commands as the emulator registered them for ``guild`` (None: global)."""
+    ids = CommandIds()
+    ids.learn_ids(guild, {c["name"]: int(c["id"]) for c in emu.synced_commands(guild) if c["type"] == 1})
+    return ids
+
+
+def drawn(key: str, lang: str = "de", *, synced: CommandIds | None = None, **facts: Any) -> str:
     """A line the Discord front end renders itself from the catalogue (field names, the live table's
-    status, the thread pointer): its facts are already Discord text, so nothing is escaped."""
-    return texts.render(key, facts, lang, commands=SLASH_COMMANDS)
+    status, the thread pointer): its facts are already Discord text, so nothing is escaped.
+    ``synced``: the ids of the synced commands, for a line that names one (see :func:`says`)."""
+    return texts.render(key, facts, lang, commands=DiscordSpelling(synced).commands(lang))
 
 
 def refusal(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:

@@ -60,7 +60,7 @@ async def test_with_direct_messages_closed_a_note_says_so_and_the_advice_stays_p
         )
         asked = await table.say(p.carl, "conseil")
         note = await table.answer_to(asked)
-        assert note.content == says("discord.private.dm_closed", "fr", None)
+        assert note.content == table.says("discord.private.dm_closed", "fr", None)
         assert not note.embeds
         assert not note.pings.anyone
         assert table.emu.messages_in(dm) == []

@@ -8,7 +8,7 @@ import asyncio
 import time
 
 from bot.croupier import Croupier
-from tests.discord.helpers import Table, asked, custom_id_for, drawn, refusal, says, story
+from tests.discord.helpers import Table, asked, custom_id_for, drawn, says, story
 from tests.discord.test_slow_answers import SlowStore
 from tests.discord.test_store_unavailable import shut_down_after
 from tests.discord_emulator import InteractionAnswers, SentInteraction
@@ -53,14 +53,14 @@ async def test_interactions_while_the_store_is_blocked_are_deferred_then_answere
         assert moved.response.type == 6  # a button: a deferred update
         (thrown,) = moved.followups
         assert not thrown.ephemeral
-        assert story(thrown) == [says("v6.thrown", face=5, player="Anna", total=8), asked("Anna")]
+        assert story(thrown) == [table.says("v6.thrown", face=5, player="Anna", total=8), asked("Anna")]
 
         joined = await answered(table, join)
         assert joined.response is not None
         assert joined.response.type == 5
         assert not joined.response.ephemeral
         (edit,) = joined.edits  # the public "thinking…" became the answer
-        assert story(edit)[0] == says("v6.joined", name="Ben", position=2)
+        assert story(edit)[0] == table.says("v6.joined", name="Ben", position=2)
         assert not edit.ephemeral
 
         refused = await answered(table, twice)
@@ -69,21 +69,21 @@ async def test_interactions_while_the_store_is_blocked_are_deferred_then_answere
         assert [m.action for m in refused.messages] == ["create", "delete", "create"]  # … then deleted
         (told,) = refused.followups
         assert told.ephemeral
-        assert told.content == refusal("error.already_joined", player="Anna")
+        assert told.content == table.refusal("error.already_joined", player="Anna")
 
         ruled = await answered(table, rules)
         assert ruled.response is not None
         assert ruled.response.ephemeral  # deferred privately
         (shown,) = ruled.edits
         assert shown.ephemeral
-        assert story(shown) == [says("help.rules")]
+        assert story(shown) == [table.says("help.rules")]
 
         outdated = await answered(table, stale)
         assert outdated.response is not None
         assert outdated.response.type == 6
         (private,) = outdated.followups
         assert private.ephemeral
-        assert private.content == refusal("error.outdated_choice")
+        assert private.content == table.refusal("error.outdated_choice")
 
         # nobody else saw the private ones
         public = table.emu.messages_in(p.channel)
@@ -104,7 +104,7 @@ async def test_a_moves_answer_outliving_the_interactions_token_is_posted_in_the_
         assert response.deferred  # acknowledged in time …
         await asyncio.sleep(2.2)  # … but the store answers only after the token is gone
         slow.gate.set()
-        joined = says("v6.joined", name="Anna", position=1)
+        joined = table.says("v6.joined", name="Anna", position=1)
         posted = await table.emu.next_message(p.channel, predicate=lambda m: joined in story(m))
         assert posted.via == "channel"
         assert posted.content.startswith(drawn("discord.delivery.answer_for", name=f"<@{p.anna}>"))

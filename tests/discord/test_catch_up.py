@@ -8,7 +8,7 @@ import asyncio
 import dataclasses
 from datetime import timedelta
 
-from tests.discord.helpers import FastBot, Table, asked, says, story
+from tests.discord.helpers import FastBot, Table, asked, story
 from tests.discord_emulator import BotMessage, running_client
 
 
@@ -36,14 +36,14 @@ async def test_a_line_typed_while_the_bot_was_stopped_is_answered_once_before_ti
     table.options = dataclasses.replace(table.options, turn_clock_seconds=0.05)
     async with table.running():
         answer = await table.answer_to(line)
-        assert story(answer) == [says("v6.freiwurf", player="Anna", face=4, total=4), asked("Anna")]
+        assert story(answer) == [table.says("v6.freiwurf", player="Anna", face=4, total=4), asked("Anna")]
         await asyncio.sleep(0.3)  # a few rounds of the turn clock: anna moved, so nothing is due
-        timed_out = says("v6.timed_out", player="Anna")
+        timed_out = table.says("v6.timed_out", player="Anna")
         assert not any(timed_out in story(m) for m in table.emu.bot_messages)
         assert answers_to(table, chatter) == []
     async with table.running():  # and a third start reads the same history again: nothing twice
         thrown = await table.said(p.anna, "weiter")
-        assert story(thrown) == [says("v6.thrown", face=2, player="Anna", total=6), asked("Anna")]
+        assert story(thrown) == [table.says("v6.thrown", face=2, player="Anna", total=6), asked("Anna")]
     assert len(answers_to(table, line)) == 1
     record = await table.game()
     assert record is not None
@@ -82,5 +82,5 @@ async def test_lines_lost_in_a_reconnect_are_caught_up_with_the_new_session(tabl
         )
         bot.may_identify.set()
         answer = await table.answer_to(line)
-        assert story(answer) == [says("v6.freiwurf", player="Anna", face=4, total=4), asked("Anna")]
+        assert story(answer) == [table.says("v6.freiwurf", player="Anna", face=4, total=4), asked("Anna")]
     assert len(answers_to(table, line)) == 1

@@ -23,10 +23,10 @@ from tests.discord.helpers import (
     custom_id_for,
     drawn,
     never_pings_broadly,
-    refusal,
     row,
     says,
     story,
+    synced_ids,
     table_rows,
     title,
 )
@@ -124,7 +124,8 @@ async def play_a_durchgang(hall: Hall, home_channel: int, number: int, faces: tu
     live = (live_channel, thread)  # the first message has the thread's id: a forum post's, a thread's start
     table_msg = await hall.live_edit(live, lambda m: bool(m.embeds))
     assert table_msg.embeds[0]["title"] == title(number)
-    assert table_msg.embeds[0]["description"] == drawn("discord.live.open")
+    synced = synced_ids(emu, p.guild)  # the hint names /mitmachen as a mention of the synced command
+    assert table_msg.embeds[0]["description"] == drawn("discord.live.open", synced=synced)
     assert [c["label"] for r in table_msg.components for c in r["components"]] == [JOIN]
     hall.note(
         emu.thread(thread)["name"], f"{table_msg.embeds[0]['title']} — {table_msg.embeds[0]['description']}"
@@ -134,7 +135,7 @@ async def play_a_durchgang(hall: Hall, home_channel: int, number: int, faces: tu
     pressed = await emu.click(table_msg, join_id, p.anna)
     await emu.wait_for_response(pressed)
     joined = await emu.next_message(
-        thread, predicate=lambda m: says("v6.joined", name="Anna", position=1) in story(m)
+        thread, predicate=lambda m: hall.table.says("v6.joined", name="Anna", position=1) in story(m)
     )
     hall.note(emu.thread(thread)["name"], story(joined)[0])
     await hall.public(thread, p.ben, "mitmachen")
@@ -144,7 +145,10 @@ async def play_a_durchgang(hall: Hall, home_channel: int, number: int, faces: tu
     assert not after_join.pings.anyone  # an edit pings nobody
 
     thrown = await hall.said(thread, p.anna, "weiter")
-    assert story(thrown) == [says("v6.freiwurf", player="Anna", face=faces[0], total=faces[0]), asked("Anna")]
+    assert story(thrown) == [
+        hall.table.says("v6.freiwurf", player="Anna", face=faces[0], total=faces[0]),
+        asked("Anna"),
+    ]
     deadline = next(f for f in thrown.embeds[0]["fields"] if f["name"] == drawn("discord.field.turn"))
     due = hall.table.clock.now + timedelta(seconds=DEFAULT_TURN_TIMEOUT_SECONDS)
     assert deadline["value"] == drawn(
@@ -165,7 +169,7 @@ async def play_a_durchgang(hall: Hall, home_channel: int, number: int, faces: tu
     await hall.said(thread, p.ben, "stopp")
 
     closed = await hall.public(thread, p.moni, "durchgang", subcommand="schliessen")
-    assert says("v6.closed") in story(closed)
+    assert hall.table.says("v6.closed") in story(closed)
     hall.note(emu.thread(thread)["name"], story(closed)[0])
     final = await hall.live_edit(
         live, lambda m: drawn("discord.live.finished") == m.embeds[0].get("description")
@@ -195,7 +199,9 @@ async def test_durchgaenge_in_a_forum_each_get_a_post_and_count_in_one_tournamen
         assert [m["id"] for m in hall.emu.messages_in(hall.forum)] == []  # nothing in the forum itself
         standings = await hall.public(hall.lobby, p.anna, "tabelle")
         hall.note("Turnierleitung", standings.embeds[0]["title"])
-        assert standings.embeds[0]["title"] == says("discord.standings_title", game=None, name="Turnier")
+        assert standings.embeds[0]["title"] == hall.table.says(
+            "discord.standings_title", game=None, name="Turnier"
+        )
         lines = standings.embeds[0]["description"].strip("`\n").splitlines()
         rounds = [column("round", "de", number=n) for n in (1, 2)]
         assert lines[0].split() == [
@@ -223,7 +229,7 @@ async def test_a_durchgang_in_a_text_channel_gets_a_thread_and_the_channel_its_r
         result = await emu.next_message(
             hall.text, predicate=lambda m: m.via == "channel" and "🏁" in m.content
         )
-        ahead = says("discord.thread.result", title=title(1), players=["Ben"], points=4)
+        ahead = hall.table.says("discord.thread.result", title=title(1), players=["Ben"], points=4)
         assert result.content == drawn("discord.thread.result_post", result=ahead, thread=f"<#{thread}>")
         assert not result.pings.anyone
         hall.note("#tisch", result.content)
@@ -253,7 +259,7 @@ async def test_the_player_to_act_is_reminded_once_before_the_timeout(hall: Hall)
         clock.now += timedelta(minutes=1, seconds=30)
         assert await bot.front.post_reminders() == 1
         reminder = await emu.next_message(
-            thread, predicate=lambda m: says("discord.reminder.line", player="Anna") in story(m)
+            thread, predicate=lambda m: hall.table.says("discord.reminder.line", player="Anna") in story(m)
         )
         assert reminder.content == f"<@{p.anna}>"
         assert reminder.pings.users == (p.anna,)
@@ -264,11 +270,13 @@ async def test_the_player_to_act_is_reminded_once_before_the_timeout(hall: Hall)
         assert await bot.front.post_reminders() == 0  # once per deadline
         clock.now += timedelta(minutes=2)
         assert await bot.front.post_timeouts() == 1  # her time ran out after all
-        await emu.next_message(thread, predicate=lambda m: says("v6.timed_out", player="Anna") in story(m))
+        await emu.next_message(
+            thread, predicate=lambda m: hall.table.says("v6.timed_out", player="Anna") in story(m)
+        )
         clock.now += timedelta(minutes=8, seconds=30)
         assert await bot.front.post_reminders() == 1  # ben's deadline is a new one
         await emu.next_message(
-            thread, predicate=lambda m: says("discord.reminder.line", player="Ben") in story(m)
+            thread, predicate=lambda m: hall.table.says("discord.reminder.line", player="Ben") in story(m)
         )
 
 
@@ -286,7 +294,7 @@ async def test_two_moderators_opening_at_once_get_one_game_post(hall: Hall) -> N
         refused = [m for m in told if m.ephemeral]
         pointed = [m for m in told if not m.ephemeral and "<#" in m.content]
         assert len(pointed) == 1
-        assert [m.content for m in refused] == [refusal("error.game_already_open")]
+        assert [m.content for m in refused] == [hall.table.refusal("error.game_already_open")]
     open_posts = [
         t for t in game_posts(hall) if not t["thread_metadata"]["archived"] and int(str(t["id"])) != other
     ]

@@ -1,5 +1,6 @@
-"""Starting the bot: a wrong or malformed token, a refused privileged intent and an unusable database
-each end in one clear line and exit code 1; shard settings reach the gateway."""
+"""Starting the bot: a wrong or malformed token and an unusable database each end in one clear line and
+exit code 1; shard settings reach the gateway. (A refused Message Content intent is not fatal:
+tests/discord/test_message_content.py.)"""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from pydantic import SecretStr
 
 from bot.croupier import Croupier
 from bot.discord.options import BotOptions
-from bot.discord.runner import INTENTS_REFUSED, LOGIN_REFUSED, run_bot, serve
+from bot.discord.runner import LOGIN_REFUSED, run_bot, serve
 from bot.settings import Settings
 from tests.discord.helpers import FastBot, Table
-from tests.discord_emulator import GUILD_MEMBERS, DiscordEmulator, running_client
+from tests.discord_emulator import DiscordEmulator, running_client
 
 
 def settings_for(emu: DiscordEmulator, token: str, **more: object) -> Settings:
@@ -68,18 +69,6 @@ def test_an_unusable_database_is_one_clear_line(tmp_path: Path, capsys: pytest.C
     settings = Settings(discord_token=SecretStr("some-token"), discord_api_base="http://127.0.0.1:9/api")
     assert run_bot(settings, "mysql://nobody@nowhere/db") == 1
     assert "unsupported database" in one_line(capsys.readouterr().err)
-
-
-async def test_a_refused_message_content_intent_is_explained(
-    table: Table, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from bot.discord.endpoint import use_endpoints
-
-    async with DiscordEmulator(allowed_privileged_intents=GUILD_MEMBERS) as strict:
-        use_endpoints(strict.api_base, strict.gateway_url)
-        code = await serve(Croupier(store=table.store), strict.token, table.options, client_factory=FastBot)
-    assert code == 1
-    assert one_line(capsys.readouterr().err) == f"croupier: {INTENTS_REFUSED}"
 
 
 async def test_shard_settings_reach_the_gateway(table: Table) -> None:

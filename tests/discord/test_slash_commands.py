@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from bot.discord.commands import DiscordSpelling
+from bot.discord.slash.names import COMMANDS
 from bot.discord.translator import valid_name
 from bot.games import GAMES
 from bot.settings_words import described
@@ -68,7 +70,7 @@ async def test_commands_are_synced_with_german_and_english_localisations(table: 
     names = sorted(command["name"] for command in synced)
     assert names == [
         "aussteigen", "durchgang", "einstellungen", "export", "hilfe", "joker", "joker-info",
-        "mitmachen", "pruefen", "regeln", "tabelle", "turnier",
+        "korrektur", "mitmachen", "pruefen", "regeln", "tabelle", "turnier", "zug",
     ]  # fmt: skip
     for command in synced:
         assert sent[command["name"]]["dm_permission"] is False, command["name"]  # guild channels only
@@ -117,22 +119,33 @@ async def test_a_player_may_not_open_a_durchgang_and_nothing_opens(table: Table)
         assert record.is_open
 
 
-async def test_help_lists_the_commands_as_the_channel_language_names_them(table: Table) -> None:
+async def test_help_lists_every_command_as_a_clickable_mention(table: Table) -> None:
     p = table.people
     async with table.running():
+        ids = {command["name"]: command["id"] for command in table.emu.synced_commands(p.guild)}
         _, shown = await table.slash(p.anna, "hilfe")
         assert shown.ephemeral
         assert shown.data is not None
         listed = listed_commands(embeds_of(shown)[0]["description"], "de")
-        for command in [("durchgang", "oeffnen"), ("mitmachen",), ("pruefen",)]:
-            assert slash_name("de", *command) in listed
+        assert len(listed) == len(COMMANDS)
+        for words in ("durchgang oeffnen", "mitmachen", "pruefen", "korrektur punkte", "zug"):
+            assert f"</{words}:{ids[words.split()[0]]}>" in listed, words
         settings = await table.slash_message(p.moni, "einstellungen", {"sprache": "en"})
         assert settings.embeds[0]["description"] == says(
             "common.settings_changed", "en", None, settings="language=en"
         )
-        _, english = await table.slash(p.anna, "hilfe")
-        listed = listed_commands(embeds_of(english)[0]["description"], "en")
-        assert slash_name("en", "durchgang", "oeffnen") in listed
+        _, english = await table.slash(p.anna, "hilfe")  # Discord shows the mentions in English itself
+        assert listed_commands(embeds_of(english)[0]["description"], "en") == listed
+
+
+def test_before_the_ids_are_known_commands_are_named_in_the_channels_language() -> None:
+    spelling = DiscordSpelling()
+    for lang in ("de", "en", "fr"):
+        listed = spelling.listing(lang)
+        assert slash_name(lang, "durchgang", "oeffnen") in listed
+        assert slash_name(lang, "korrektur", "rueckgaengig") in listed
+        assert spelling.commands(lang)["join"] == slash_name(lang, "mitmachen")
+        assert spelling.commands(lang)["adjust"] == slash_name(lang, "korrektur", "punkte")
 
 
 async def test_the_export_command_is_hidden_from_players(table: Table) -> None:

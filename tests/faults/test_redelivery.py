@@ -15,12 +15,15 @@ from typing import Any
 import pytest
 
 from bot.console import Console
+from bot.games import GAMES, scope_of
 from bot.store import Store
+from bot.texts import CONSOLE_COMMANDS, render
 from tests.faults import harness, worker
 from tests.faults.scripts import KILLER, ROBBERY, SCRIPTS, Script
 from tests.service.helpers import open_game_view
 
 Answers = dict[str, tuple[bool, str]]
+V6 = scope_of(GAMES["verflixte6"])
 
 
 @pytest.fixture(scope="module")
@@ -108,9 +111,11 @@ async def test_a_refused_message_redelivered_after_the_game_moved_on_is_not_appl
     """Refusals are recorded (id and answer), so a message is judged once, whatever happened since."""
     console = worker.console_for(store, ROBBERY)
     too_early = ROBBERY.lines[6]  # "ben: weiter" while anna is to act: refused
-    for line in ROBBERY.lines[:13]:  # … up to anna's "stopp": now ben is to act
-        await harness.answer(console, line)
+    said = {line: await harness.answer(console, line) for line in ROBBERY.lines[:13]}
+    # … up to anna's "stopp": now ben is to act, and "ben: weiter" typed now would be a move.
+    refused, text = said[too_early]
+    assert not refused
+    assert text == render("error.not_your_turn", {"player": "anna"}, "de", str, CONSOLE_COMMANDS, V6)
     before = await harness.contents(store)
-    again = await harness.answer(console, too_early)
-    assert not again[0]
+    assert await harness.answer(console, too_early) == (False, text)  # the very same refusal
     assert await harness.contents(store) == before

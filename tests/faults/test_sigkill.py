@@ -6,13 +6,19 @@ COMMIT, between reading a line and handling it, between committing and answering
 file also inside the automatic first migration. After each kill a new process takes over the same
 database and the lines are redelivered from the last accepted one. The players' answers (by message
 id), the command log (each message id once, in order, with its dice) and every game row must equal
-those of a run that was never interrupted.
+those of a run that was never interrupted. The shipped ``croupier console`` itself, with dice from
+committed seeds, is killed too: between two lines, and restarted on the same file.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 import random
+import signal
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -20,7 +26,9 @@ from typing import Any
 import pytest
 
 from tests.faults.harness import KillPlan, Run, dice_of, play, random_kills, stored
-from tests.faults.scripts import SCRIPTS, Script
+from tests.faults.scripts import ROBBERY, SCRIPTS, Script
+
+ROOT = Path(__file__).resolve().parents[2]
 
 KILLS_PER_TRIAL = 4
 SQLITE_TRIALS = 6  # per script: 3 scripts → 18 trials, 72 kills
@@ -155,3 +163,58 @@ def test_sigkill_at_random_points_on_postgresql_loses_and_doubles_nothing(
         run = play(db_url, reference.script, random_kills(rng, profile, KILLS_PER_TRIAL), tmp_path / "s")
         assert len(run.kills) >= KILLS_PER_TRIAL - 1, _DRAWN
         check_against(reference, run, stored(db_url), f"{name} postgresql trial {trial}")
+
+
+class CroupierConsole:
+    """``croupier console --json`` as a player would start it: dice from seeds (``--dice-seed``)."""
+
+    def __init__(self, db: Path) -> None:
+        command = [sys.executable, "-m", "bot.cli", "console", "--json", "--db", f"sqlite:///{db}"]
+        options = ["--moderator", "mod", "--admin", "mod", "--dice-seed", "sigkill"]
+        self.proc = subprocess.Popen(
+            [*command, *options],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "LOG_LEVEL": "WARNING"},
+            text=True,
+        )
+
+    def answer(self, line: str) -> dict[str, Any]:
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        raw = self.proc.stdout.readline()
+        assert raw, f"the console ended without answering {line!r}"
+        return dict(json.loads(raw))
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+    def finish(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        assert self.proc.wait(timeout=30) == 0
+
+
+@pytest.mark.slow
+def test_the_croupier_console_killed_between_lines_resumes_with_the_same_dice(tmp_path: Path) -> None:
+    lines = ROBBERY.lines  # each with its message id ("#robbery-7 ben: weiter")
+    clean = CroupierConsole(tmp_path / "clean.sqlite3")
+    expected = [clean.answer(line) for line in lines]
+    clean.finish()
+    assert expected[0]["ok"]  # the Durchgang was opened and played on other dice than the script's
+    assert sum(answer["ok"] for answer in expected) > len(lines) // 2
+    kill_after = len(lines) // 2
+    first = CroupierConsole(tmp_path / "killed.sqlite3")
+    answers = [first.answer(line) for line in lines[:kill_after]]
+    first.kill()
+    second = CroupierConsole(tmp_path / "killed.sqlite3")  # redelivers the last answered line first
+    again = second.answer(lines[kill_after - 1])
+    answers += [second.answer(line) for line in lines[kill_after:]]
+    second.finish()
+    assert again == expected[kill_after - 1]
+    assert answers == expected

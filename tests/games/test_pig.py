@@ -18,10 +18,11 @@ import pytest
 from bot.console import Console
 from bot.croupier import Croupier
 from bot.games import GAMES, game_named, scope_of
-from bot.store import GameRecord, Store
+from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, render
-from engine.dice import ScriptedDice
+from tests.dice import scripted
 from tests.games.pig import GAME as PIG
+from tests.service.helpers import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY_POINT = "[croupier.games]\npig = tests.games.pig:GAME\n"
@@ -47,15 +48,6 @@ def pig_plugin(tmp_path: Path) -> Iterator[Path]:
 
 def says(key: str, lang: str = "en", **facts: Any) -> str:
     return render(key, facts, lang, str, CONSOLE_COMMANDS, scope_of(PIG))
-
-
-def scripted(faces: list[int]):  # type: ignore[no-untyped-def]
-    def factory(record: GameRecord) -> ScriptedDice:
-        dice = ScriptedDice(faces)
-        dice.position = record.dice_used
-        return dice
-
-    return factory
 
 
 def test_pig_is_known_only_once_its_entry_point_is_installed(pig_plugin: Path) -> None:
@@ -116,6 +108,23 @@ async def test_pig_is_played_in_the_console_and_counts_in_the_standings(
     assert "| 2 | ben | 0 | 0 |" in standings
     help_text = (await say("anna: /help"))[1]
     assert "/open killer|killer-classic|pig|verflixte6" in help_text
+
+
+async def test_pig_explains_its_own_topic_and_leaves_the_default_game_to_the_croupier_s_own(
+    pig_plugin: Path, store: Store
+) -> None:
+    croupier = Croupier(store=store, dice_factory=scripted([]))
+    table = Table(croupier)
+    assert GAMES.default is GAMES["verflixte6"]  # Pig declares itself no default
+    rules = await croupier.rules_reply(table.msg("anna"))  # no game was ever played here
+    assert rules.lines == (render("help.rules", {}, "de", str, CONSOLE_COMMANDS, scope_of(GAMES.default)),)
+    assert GAMES.explaining("odds") is PIG
+    assert (await croupier.info_reply(table.msg("anna"), "odds")).lines == (
+        says("info.odds", "de", target=30),
+    )
+    assert (await table.open("pig", {"target": "50"})).ok
+    odds = await croupier.info_reply(table.msg("anna"), "odds")
+    assert odds.lines == (says("info.odds", target=50),)  # the open game's own target, in its language
 
 
 def _env(plugins: Path) -> dict[str, str]:

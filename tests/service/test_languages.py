@@ -446,9 +446,9 @@ async def test_a_console_session_speaks_only_the_channels_language(
     assert {call.lang for call in renders.calls} == {lang}
     missing = sorted({call.key for call in renders.calls if call.key not in catalogue(lang, call.scope)})
     assert missing == [], f"rendered from another language's catalogue: {missing}"
-    v6 = scope_of(GAMES["verflixte6"])  # for its title, when /jokers says Killer has none
+    v6 = scope_of(GAMES["verflixte6"])  # the owner of the jokers says Killer has none
     assert {call.scope for call in renders.calls} <= {None, scope, v6}
-    assert {call.key for call in renders.calls if call.scope == v6 != scope} <= {"game.title"}
+    assert {call.key for call in renders.calls if call.scope == v6 != scope} <= {"info.jokers.elsewhere"}
 
     printed = session.printed()
     assert [line for line in printed if FALLBACK_MARKER.search(line) or UNFILLED.search(line)] == []

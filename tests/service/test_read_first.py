@@ -24,6 +24,13 @@ def said(key: str, **facts: object) -> str:
     return Narrator(ConsoleSpelling()).line(key, facts, "de", game=GAMES["verflixte6"])
 
 
+async def anna_to_throw(table: Table) -> Table:
+    """A Durchgang in the table's channel, Anna signed up and to throw."""
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    return table
+
+
 async def test_a_move_in_a_game_another_process_opened_is_read_first_then_written(store: Store) -> None:
     here = Table(Croupier(store=store, dice_factory=scripted([4, 5])), sender="here")
     there = Table(Croupier(store=store, dice_factory=scripted([4, 5])), sender="there")
@@ -41,10 +48,8 @@ async def test_a_move_in_a_game_another_process_opened_is_read_first_then_writte
 
 
 async def test_a_line_for_a_game_another_process_closed_is_chit_chat(store: Store) -> None:
-    here = Table(Croupier(store=store, dice_factory=scripted([4, 5])), sender="here")
+    here = await anna_to_throw(Table(Croupier(store=store, dice_factory=scripted([4, 5])), sender="here"))
     there = Table(Croupier(store=store, dice_factory=scripted([])), sender="there")
-    await here.open()
-    await here.do("anna", Join("Anna"))
     await there.do(MODERATOR, Close())
     before = await snapshot_of(store)
     with counted(store.engine) as trips:
@@ -55,9 +60,7 @@ async def test_a_line_for_a_game_another_process_closed_is_chit_chat(store: Stor
 
 
 async def test_a_command_longer_than_a_discord_message_is_refused_and_changes_nothing(store: Store) -> None:
-    table = Table(Croupier(store=store, dice_factory=scripted([4])))
-    await table.open()
-    await table.do("anna", Join("Anna"))
+    table = await anna_to_throw(Table(Croupier(store=store, dice_factory=scripted([4]))))
     before = await snapshot_of(store)
     line = "weiter" + " " * LINE_MAX
     refused = await table.say("anna", line)
@@ -70,9 +73,7 @@ async def test_a_command_longer_than_a_discord_message_is_refused_and_changes_no
 
 
 async def test_chit_chat_longer_than_a_discord_message_stays_chit_chat(store: Store) -> None:
-    table = Table(Croupier(store=store, dice_factory=scripted([4])))
-    await table.open()
-    await table.do("anna", Join("Anna"))
+    table = await anna_to_throw(Table(Croupier(store=store, dice_factory=scripted([4]))))
     before = await snapshot_of(store)
     with counted(store.engine) as trips:
         reply = await table.say("anna", "wieter " + "bla " * LINE_MAX)  # even a near miss up front
@@ -82,9 +83,7 @@ async def test_chit_chat_longer_than_a_discord_message_stays_chit_chat(store: St
 
 
 async def test_a_line_of_exactly_a_discord_message_s_length_is_played(store: Store) -> None:
-    table = Table(Croupier(store=store, dice_factory=scripted([4])))
-    await table.open()
-    await table.do("anna", Join("Anna"))
+    table = await anna_to_throw(Table(Croupier(store=store, dice_factory=scripted([4]))))
     moved = await table.say("anna", "weiter" + " " * (LINE_MAX - len("weiter")))
     assert moved.ok
     assert moved.lines[0] == said("v6.freiwurf", player="Anna", face=4, total=4)

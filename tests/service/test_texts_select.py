@@ -49,6 +49,6 @@ async def test_the_games_select_placeholders_come_from_their_catalogues(store: S
 def test_no_shared_catalogue_holds_a_games_select_placeholder() -> None:
     for lang in LANGUAGES:
         shared = catalogue(lang)
-        for group in ("jokers", "victim", "keep", "target"):
+        for group in ("jokers", "joker", "victim", "keep", "target"):
             assert f"discord.select.{group}" not in shared
             assert f"select.{group}" not in shared

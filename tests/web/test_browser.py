@@ -3,7 +3,10 @@ scripts/ensure-tools.sh — never a downloaded browser), driven by Playwright's 
 
 The croupier (console front end, verifiable dice) and the site run on a background event loop over
 ``db_url`` (both stores); the browser loads the site like anyone would. Without Chromium these tests
-are skipped — or fail when the environment variable CI is set.
+are skipped — or fail when the environment variable CI is set (``.ci/run`` sets it).
+
+The phone-sized screenshots (390×844) are kept in ``test-artifacts/web/`` at the top of the checkout
+(git-ignored), one per page and store, overwritten by every run.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -24,6 +28,8 @@ from sqlalchemy import update
 
 from bot.store import create_engine
 from bot.store.repositories import log_t
+from bot.texts import render
+from tests.web.processes import Lines, environment, own_loopback
 from tests.web.rooms import Background, Room, durchgang
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -43,6 +49,13 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts" / "web"
+
+
+def artifact(name: str, db_url: str) -> Path:
+    """Where a screenshot is kept: ``test-artifacts/web/<name>-<store>.png``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS / f"{name}-{db_url.split(':', 1)[0].split('+', 1)[0]}.png"
 
 
 @pytest.fixture(scope="module")
@@ -127,11 +140,18 @@ def fits(page: Any, selector: str) -> bool:
 
 
 def test_the_standings_equal_the_json_export_and_fit_a_phone(
-    page: Any, room: Room, background: Background, db_url: str, tmp_path: Path
+    page: Any, room: Room, background: Background, db_url: str
 ) -> None:
     names = ["anna", "ben", "Cleopatra-von-Hohenzollern-Sigmaringen", "dora", "emil"]
     for round_players in (names, names[:3], names[1:], names):
         background.call(room.say(*durchgang(round_players, throws=2)))
+    corrections = (
+        "mod: /adjust anna -3 Strafe",
+        "mod: /adjust dora +2 Nachtrag",
+        "mod: /disqualify emil Absprache",
+    )
+    for answer in background.call(room.say(*corrections)):
+        assert answer.ok, answer.text
     address = background.call(room.web_on())
     exported = subprocess.run(
         [sys.executable, "-m", "bot.cli", "export", "--format", "json", "--db", db_url],
@@ -145,24 +165,90 @@ def test_the_standings_equal_the_json_export_and_fit_a_phone(
 
     page.goto(address)
     shown = page.eval_on_selector_all(
-        "#standings tbody tr", "rows => rows.map(r => [r.dataset.player, Number(r.dataset.total)])"
+        "#standings tbody tr",
+        "rows => rows.map(r => [r.dataset.player, Number(r.dataset.total), Number(r.dataset.adjustment)])",
     )
-    assert shown == [[row["name"], row["total"]] for row in export["rows"]]
-    assert len(shown) == len(names)
-    assert page.locator("#chart .series").count() == len(names)
+    assert shown == [[row["name"], row["total"], row["adjustment"]] for row in export["rows"]]
+    assert len(shown) == len(names) - 1  # emil is out
+    notes = page.eval_on_selector_all(
+        "#adjustments li",
+        "items => items.map(i => [i.dataset.player, Number(i.dataset.points), i.dataset.reason])",
+    )
+    assert notes == [[note["name"], note["points"], note["reason"]] for note in export["adjustments"]]
+    out = page.eval_on_selector_all(
+        "#disqualified li", "items => items.map(i => [i.dataset.player, i.dataset.reason])"
+    )
+    assert out == [[note["name"], note["reason"]] for note in export["disqualified"]]
+    assert page.locator("#disqualified li s").inner_text() == "emil"  # struck through
+    assert page.locator("#chart .series").count() == len(names) - 1
+    ends = page.eval_on_selector_all(  # each line ends at the total, corrections included
+        "#chart .series",
+        "groups => groups.map(g => g.querySelector('circle:last-of-type title').textContent)",
+    )
+    assert ends == [f"{row['name']}: {row['total']}" for row in export["rows"]]
 
     page.set_viewport_size(PHONE)
     page.goto(address)
-    shot = tmp_path / "tournament-390x844.png"
+    shot = artifact("tournament-390x844", db_url)
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
-    for selector in ("#standings", "#luck", "#chart", "#games"):
+    for selector in (
+        "#standings",
+        "#adjustments",
+        "#disqualified",
+        "#corrections",
+        "#luck",
+        "#chart",
+        "#games",
+    ):
         assert fits(page, selector), selector
     page.goto(address + "/game/1")
-    verified(page)
-    page.screenshot(path=str(tmp_path / "game-390x844.png"), full_page=True)
+    assert verified(page)[0] == "ok"
+    page.screenshot(path=str(artifact("game-390x844", db_url)), full_page=True)
     for selector in ("#game-table", "#moves", "#verify"):
         assert fits(page, selector), selector
+
+
+def test_an_undone_move_is_shown_voided_and_its_dice_still_verify(
+    page: Any, room: Room, background: Background, db_url: str
+) -> None:
+    background.call(room.say("mod: /open verflixte6", "anna: /join", "ben: /join", "mod: /start"))
+    address = background.call(room.web_on())
+    page.goto(address + "/game/1")  # open: the page follows the game live
+    background.call(room.say("anna: weiter"))
+    page.wait_for_function(
+        "() => document.querySelectorAll('#moves .move[data-dice]:not([data-dice=\\'\\'])').length === 1"
+    )
+    (undone,) = background.call(room.say("mod: /undo Versehen"))
+    assert undone.ok, undone.text
+    page.wait_for_selector("#moves .move.voided", timeout=5_000)  # marked live, without a reload
+    live_note = page.locator("#moves .move.voided .voided-note").inner_text()
+    assert live_note == render("web.move_voided", {"moderator": "mod", "reason": "Versehen"}, "de")
+
+    for answer in background.call(
+        room.say("anna: weiter", "anna: stopp", "ben: weiter", "ben: stopp", "mod: /close")
+    ):
+        assert answer.ok, answer.text
+    page.wait_for_selector("#verify-result", timeout=10_000)  # closed: the page reloads itself
+    assert verified(page)[0] == "ok"
+    voided = page.locator("#moves .move[data-voided='true']")
+    assert voided.count() == 1
+    assert voided.get_attribute("data-dice-from") == "0"  # its die was the game's first …
+    assert voided.get_attribute("data-verified") == "ok"  # … and is checked like the others
+    assert voided.locator(".mark").inner_text() == "✓"
+    assert voided.locator(".voided-note").inner_text() == live_note
+    froms = page.eval_on_selector_all(
+        "#moves .move[data-dice]:not([data-dice=''])", "rows => rows.map(r => Number(r.dataset.diceFrom))"
+    )
+    assert froms == list(range(len(froms)))  # the next roll took the next die: no die used twice
+    used = int(page.locator("#verify").get_attribute("data-dice-used"))
+    assert used == len(froms)
+    assert render("web.verify_ok", {"count": used}, "de") == page.locator("#verify-result").inner_text()
+    page.set_viewport_size(PHONE)
+    page.reload()
+    verified(page)
+    page.screenshot(path=str(artifact("game-undone-390x844", db_url)), full_page=True)
+    assert fits(page, "#moves")
 
 
 def test_a_real_game_verifies_and_an_altered_die_does_not(
@@ -270,3 +356,63 @@ def test_a_console_move_shows_up_on_the_open_game_without_a_reload(
     background.call(room.say("anna: stopp", "ben: weiter", "mod: /close"))
     page.wait_for_selector("#verify-result", timeout=10_000)  # closed: the page reloads itself
     assert verified(page)[0] == "ok"
+
+
+def readme_tour() -> tuple[str, list[str]]:
+    """The README's first tour of the pages: its section, and the console lines of its Durchgang."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The tournament on the web", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```text\n(.*?)```", section, re.S)
+    assert block is not None
+    return section, [line.strip() for line in block.group(1).strip().splitlines()]
+
+
+def test_the_readme_tour_works_as_written(browser: Any, tmp_path: Path) -> None:
+    """`make run` (``croupier start`` in a fresh folder: SQLite under ./data, pages on port 8080), the
+    README's Durchgang, `/settings web=on`, the address in a browser while the console runs: the
+    table, the record and a green verification."""
+    section, lines = readme_tour()
+    assert section.split("\n1. ", 1)[1].startswith("`make run` — ")
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^run: .*\n\t\$\(BIN\)/croupier start$", makefile, re.M)  # what make run runs
+    assert render("web.switched_on", {"url": "http://127.0.0.1:8080/t/Xq3…"}, "de") in section
+    assert render("web.verify_ok", {"count": "N"}, "de") in section
+
+    host = own_loopback()  # 127.x.y.z: port 8080 there is this test's, whatever else runs
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "start"],
+        cwd=tmp_path,
+        env=environment(WEB_HOST=host),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None
+    tab = browser.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        output = Lines(process)
+        assert f"http://{host}:8080/" in output.until("/settings web=on")  # the banner names the pages
+        process.stdin.write("\n".join([*lines, "mod: /settings web=on"]) + "\n")
+        process.stdin.flush()
+        answer = output.until("/t/")
+        address = next(word for word in answer.split() if "/t/" in word)
+        assert address.startswith(f"http://{host}:8080/t/")
+
+        tab.goto(address)
+        players = sorted({line.split(":", 1)[0] for line in lines if not line.startswith("mod:")})
+        rows = tab.eval_on_selector_all("#standings tbody tr", "rows => rows.map(r => r.dataset.player)")
+        assert sorted(rows) == players
+        tab.locator("#games a").first.click()
+        said = tab.eval_on_selector_all("#moves .move q", "quotes => quotes.map(q => q.textContent)")
+        assert said == [line.split(": ", 1)[1] for line in lines]  # the record: every line, in order
+        assert verified(tab)[0] == "ok"
+        assert tab.locator("#verify-result.ok").is_visible()  # green
+    finally:
+        tab.close()
+        process.stdin.close()
+        process.wait(timeout=60)
+    assert process.returncode == 0
+    assert errors == []

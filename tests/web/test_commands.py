@@ -1,20 +1,28 @@
-"""The command line: ``croupier web`` serves the pages, and the console serves them in its own process
-when WEB_PORT is set (``croupier run`` does the same beside the bot, on a thread)."""
+"""The command line: ``croupier web`` serves the pages; ``croupier start`` (what ``make run`` runs)
+serves them beside its console, on port 8080 unless WEB_PORT says otherwise; the console serves them
+in its own process when WEB_PORT is set (``croupier run`` does the same beside the bot, on a thread).
+A port that is taken is one clear line — and for ``start``'s default port, a console without pages.
+
+Tests that need port 8080 itself listen on a loopback address of their own (127.x.y.z, all of which
+reach this machine), so nothing else that uses 127.0.0.1:8080 meets them."""
 
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from bot.texts import render
+import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from bot.settings import DEFAULT_WEB_PORT
+from bot.texts import render
+from tests.web.processes import REPO, Lines, environment, own_loopback
 
 
 def free_port() -> int:
@@ -26,11 +34,6 @@ def free_port() -> int:
 def fetch(url: str) -> tuple[int, str]:
     with urllib.request.urlopen(url, timeout=30) as response:
         return response.status, response.read().decode()
-
-
-def environment(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_", "DISCORD_", "DATABASE_"))}
-    return {**env, "PYTHONUNBUFFERED": "1", **extra}
 
 
 def test_croupier_web_serves_the_pages(tmp_path: Path) -> None:
@@ -109,3 +112,103 @@ def test_beside_the_bot_the_pages_run_on_a_thread_of_their_own(tmp_path: Path) -
         pass
     else:
         raise AssertionError("the pages still answer after stop()")
+
+
+@contextmanager
+def taken(host: str, port: int) -> Iterator[None]:
+    """Something else listening on host:port."""
+    with socket.socket() as holder:
+        holder.bind((host, port))
+        holder.listen()
+        yield
+
+
+def croupier(*args: str, cwd: Path, stdin: str = "", **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        cwd=cwd,
+        env=environment(PYTHONPATH=str(REPO), **env),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_croupier_start_serves_the_pages_on_port_8080_by_default(tmp_path: Path) -> None:
+    """`make run` with nothing set: the console, and the address `/settings web=on` hands out answers."""
+    host = own_loopback()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "start"],
+        cwd=tmp_path,  # the default database: ./data/croupier.sqlite3, as for `make run`
+        env=environment(PYTHONPATH=str(REPO), WEB_HOST=host),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None
+    try:
+        lines = Lines(process)
+        assert f"http://{host}:{DEFAULT_WEB_PORT}/" in lines.until("/settings web=on")  # the banner
+        process.stdin.write("mod: /open verflixte6\nanna: /join\nmod: /settings web=on\n")
+        process.stdin.flush()
+        answer = lines.until("/t/")
+        address = next(word for word in answer.split() if "/t/" in word)
+        assert address.startswith(f"http://{host}:{DEFAULT_WEB_PORT}/t/")
+        status, html = fetch(address + "/game/1")
+        assert status == 200
+        assert 'data-player="anna"' in html
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)
+    assert process.returncode == 0
+    assert process.stderr is not None
+    assert "Traceback" not in process.stderr.read()
+
+
+def test_croupier_start_plays_on_without_pages_when_port_8080_is_taken(tmp_path: Path) -> None:
+    host = own_loopback()
+    with taken(host, DEFAULT_WEB_PORT):
+        done = croupier("start", cwd=tmp_path, stdin="mod: /open verflixte6\n", WEB_HOST=host)
+    assert done.returncode == 0
+    assert done.stderr.splitlines() == [
+        f"croupier: the tournament pages are not served: {host}:{DEFAULT_WEB_PORT} is in use (another "
+        "croupier?); the console plays on without them. To serve them, set WEB_PORT to a free port "
+        "(WEB_PORT=8081 make run)"
+    ]
+    assert "Durchgang 1" in done.stdout  # the console answered
+    assert "/settings web=on puts" not in done.stdout  # and promised no pages
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        (["web"], {}),
+        (["console", "--moderator", "mod"], {"WEB_PORT": str(DEFAULT_WEB_PORT)}),
+        (["start"], {"WEB_PORT": str(DEFAULT_WEB_PORT)}),
+        # The bot with a token for a Discord-compatible server that is never reached: the pages come first.
+        (
+            ["run"],
+            {
+                "WEB_PORT": str(DEFAULT_WEB_PORT),
+                "DISCORD_TOKEN": "t",
+                "DISCORD_API_BASE": "http://127.0.0.1:9",
+            },
+        ),
+    ],
+    ids=["web", "console", "start-with-web-port", "run"],
+)
+def test_a_taken_port_is_one_clear_line(args: list[str], env: dict[str, str], tmp_path: Path) -> None:
+    host = own_loopback()
+    with taken(host, DEFAULT_WEB_PORT):
+        done = croupier(*args, cwd=tmp_path, stdin="mod: /open verflixte6\n", WEB_HOST=host, **env)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [
+        f"croupier: cannot serve the tournament pages on {host}:{DEFAULT_WEB_PORT}: the port is in use "
+        "(another croupier?); stop what listens there or choose a free port (WEB_PORT=8081, or croupier "
+        "web --port 8081)"
+    ]
+    assert done.stdout == ""  # nothing started

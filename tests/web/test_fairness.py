@@ -8,6 +8,7 @@ import hashlib
 import json
 import math
 import time
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ from bot.fairness import (
     luck_of,
     verdict,
 )
-from bot.pages import Pages
+from bot.pages import DiceMemo, Pages
 from bot.texts import render
 from bot.web.words import fairness_text, verdict_words
 from engine.dice import derive_die
@@ -139,16 +140,24 @@ def test_the_verifiable_dice_give_uniform_p_values(record_property: pytest.Recor
     below the 1 % critical value, and each tenth of (0, 1) holds about a tenth of them."""
     started = time.perf_counter()
     p_values = []
+    tests = []
     for tournament in range(TOURNAMENTS):
         seed = hashlib.sha256(f"fairness-simulation:{tournament}".encode()).digest()
         faces = [derive_die(seed, tournament + 1, i) for i in range(DICE)]
-        p_values.append(face_test(counts_of(faces)).p)
+        tests.append(face_test(counts_of(faces)))
+        p_values.append(tests[-1].p)
     d = ks_uniform(p_values)
     critical = ks_critical_1_percent(TOURNAMENTS)
     deciles = [sum(1 for p in p_values if i / 10 <= p < (i + 1) / 10) for i in range(10)]
     deciles_chi2 = sum((count - TOURNAMENTS / 10) ** 2 / (TOURNAMENTS / 10) for count in deciles)
     elapsed = time.perf_counter() - started
     report = {
+        "first_tournament": {
+            "faces": list(tests[0].counts),
+            "chi2": round(tests[0].chi2, 3),
+            "p": round(tests[0].p, 4),
+        },
+        "unusual_below_1pct": sum(1 for p in p_values if p < 0.01),
         "ks": round(d, 4),
         "ks_critical_1pct": round(critical, 4),
         "deciles": deciles,
@@ -162,3 +171,31 @@ def test_the_verifiable_dice_give_uniform_p_values(record_property: pytest.Recor
     print("fairness simulation:", json.dumps(report))
     assert d < critical, report
     assert deciles_chi2 < 21.666, report  # the 1 % critical value of χ² with 9 degrees of freedom
+
+
+async def test_a_tournaments_dice_are_read_again_once_any_game_moved(room: Room) -> None:
+    await room.say(*durchgang(["anna", "ben"], throws=2))
+    await room.say("mod: /open verflixte6", "anna: /join", "ben: /join", "mod: /start")
+    memo = DiceMemo()
+    reads: list[int] = []
+
+    def games_and_read() -> tuple[Any, Any]:
+        with room.store.transaction(read_only=True) as uow:
+            tournament = uow.tournaments.current("console")
+            assert tournament is not None
+            games = uow.web.games_in(tournament.id)
+            rolled = uow.web.dice_in([game.id for game in games])
+        return games, lambda: reads.append(len(rolled)) or rolled
+
+    names = {"anna": "anna", "ben": "ben"}
+    games, read = games_and_read()
+    first, counted = memo.get(games, read, names)
+    again, _ = memo.get(*games_and_read(), names)
+    assert again is first  # nothing moved: not read again
+    assert len(reads) == 1
+    (moved,) = await room.say("anna: weiter")
+    assert moved.ok
+    after, counted_after = memo.get(*games_and_read(), names)
+    assert len(reads) == 2
+    assert after.faces.n == first.faces.n + 1
+    assert counted_after[games[-1].id] == counted.get(games[-1].id, 0) + 1

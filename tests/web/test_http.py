@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
+from types import SimpleNamespace
+from typing import cast
 
+import discord
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.croupier import Incoming
+from bot.croupier import Croupier, Incoming
+from bot.discord.context import from_message
 from bot.exports import to_json
 from bot.pages import Pages, without_ids
 from bot.store import StoreUnavailable
@@ -18,6 +23,7 @@ from bot.texts import render
 from bot.web import make_app
 from bot.web.app import CONTENT_SECURITY_POLICY, STATIC_CACHE
 from engine.game import Close, Join, Start
+from tests.dice import scripted
 from tests.web.rooms import Room, durchgang
 
 HOSTILE = '<script>alert("x")</script>\'"><img src=x onerror=alert(1)>'
@@ -273,9 +279,75 @@ async def test_people_are_shown_by_name_only_and_an_open_game_keeps_its_seed(roo
 
 
 def test_mentions_become_names() -> None:
-    names = {"42": "Anna"}
+    names = {"42": "Anna", "100000000000000001": "Ben"}
     assert without_ids("raube <@42> und <@!42>", names) == "raube @Anna und @Anna"
     assert without_ids("<@7> <@&8> <#9>", names) == "@… @… #…"
+    # What the Discord front end stores for <@id>: the bare @id, a snowflake of 15 to 20 digits.
+    assert without_ids("raube @100000000000000001", names) == "raube @Ben"
+    assert without_ids("raube @100000000000000009, dann @12345678901234567890", names) == "raube @…, dann @…"
+    assert without_ids("@100000000000000001.", names) == "@Ben."
+    kept = ("@1234", "anna@100000000000000001", "@123456789012345678901", "@@100000000000000001")
+    for text in kept:  # too short or too long for an id, or not a mention of its own
+        assert without_ids(text, names) == text
+
+
+class _Author:
+    def __init__(self, ident: str, name: str) -> None:
+        self.id = int(ident)
+        self.display_name = name
+
+
+async def test_a_mention_typed_on_discord_shows_the_name_not_the_id(room: Room) -> None:
+    """A message through the Discord front end's own translation (``from_message``): the engine gets
+    ``raube @<id>``, the log keeps it so, and the pages show ``raube @Anna``."""
+    croupier = Croupier(store=room.store, dice_factory=scripted([3, 2, 6, 1, 4]))  # ben robs anna
+    ids = {"Anna": "100000000000000001", "Ben": "100000000000000002"}
+    stranger = "100000000000000077"
+    numbers = iter(range(1, 100))
+
+    def message(name: str, content: str) -> Incoming:
+        fake = SimpleNamespace(
+            id=700000000000000000 + next(numbers),
+            guild=SimpleNamespace(id=9),
+            channel=SimpleNamespace(id=99),
+            author=_Author(ids.get(name, "100000000000000099"), name),
+            content=content,
+        )
+        incoming = from_message(cast(discord.Message, fake))
+        return replace(incoming, is_moderator=name == "Mod")
+
+    await croupier.new_tournament(message("Mod", "/tournament"), f"Cup @{stranger}")
+    await croupier.open_game(message("Mod", "/open"), "verflixte6", {})
+    for name in ids:
+        await croupier.execute(message(name, "/join"), Join(name))
+    await croupier.execute(message("Mod", "/start"), Start())
+    for name, text in (("Anna", "weiter"), ("Anna", "weiter"), ("Anna", "stopp"), ("Ben", "weiter")):
+        assert (await croupier.handle_text(message(name, text))).ok
+    assert (await croupier.handle_text(message("Ben", "weiter"))).ok  # a 1: ben may rob
+    typed = message("Ben", f"raube <@{ids['Anna']}>")
+    assert typed.text == f"raube @{ids['Anna']}"  # what the engine reads and the log keeps
+    robbed = await croupier.handle_text(typed)
+    assert robbed.ok
+    reply = await croupier.change_settings(message("Mod", "/settings web=on"), {"web": "on"})
+    token = reply.lines[-1].rsplit("/", 1)[1]
+    test_client = TestClient(TestServer(make_app(Pages(room.store))))
+    await test_client.start_server()
+    try:
+        shown = []
+        for page in (f"/t/{token}/game/1", f"/t/{token}/game/1/live.json", f"/t/{token}", "/"):
+            response = await test_client.get(page)
+            assert response.status == 200
+            shown.append(await response.text())
+        said = re.findall(r"<q>([^<]*)</q>", shown[0])
+        assert said[-1] == "raube @Anna"
+        live = json.loads(shown[1])
+        assert live["moves"][-1]["text"] == "raube @Anna"
+        for html in (shown[0], shown[2], shown[3]):  # the tournament's name, where a page shows it
+            assert "Cup @…" in html
+        for ident in (*ids.values(), stranger):
+            assert ident not in "\n".join(shown)
+    finally:
+        await test_client.close()
 
 
 async def test_the_live_endpoint_answers_the_moves_after_a_cursor(room: Room, client: TestClient) -> None:

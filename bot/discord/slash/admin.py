@@ -1,5 +1,5 @@
-"""Channel housekeeping for moderators: ``/einstellungen`` (language, moderator role, turn timeout)
-and ``/turnier`` (a new tournament)."""
+"""Channel housekeeping for moderators: ``/einstellungen`` (language, moderator role, turn timeout,
+threads, the web page) and ``/turnier`` (a new tournament)."""
 
 from __future__ import annotations
 
@@ -12,19 +12,26 @@ from bot.discord.front import front_of
 from bot.discord.slash.names import choices, command, described, renamed
 from bot.texts import LANGUAGES
 
+SWITCH = ("on", "off")  # the values /settings reads for a switch (bot/settings_words.py)
+
 
 @app_commands.command(**command("einstellungen"))
-@app_commands.rename(**renamed("sprache", "moderatorrolle", "zugzeit"))
-@app_commands.describe(**described("sprache", "moderatorrolle", "zugzeit"))
-@app_commands.choices(sprache=choices("language", LANGUAGES))
+@app_commands.rename(**renamed("sprache", "moderatorrolle", "zugzeit", "threads", "web"))
+@app_commands.describe(**described("sprache", "moderatorrolle", "zugzeit", "threads", "web"))
+@app_commands.choices(
+    sprache=choices("language", LANGUAGES), threads=choices("switch", SWITCH), web=choices("switch", SWITCH)
+)
 @app_commands.guild_only()
 async def einstellungen(
     interaction: discord.Interaction[Any],
     sprache: app_commands.Choice[str] | None = None,
     moderatorrolle: discord.Role | None = None,
     zugzeit: str | None = None,
+    threads: app_commands.Choice[str] | None = None,
+    web: app_commands.Choice[str] | None = None,
 ) -> None:
-    """The role is stored by id, so renaming it on the server keeps it working."""
+    """The role is stored by id, so renaming it on the server keeps it working. ``web: an`` answers
+    with the address of the channel's tournament page."""
     options: dict[str, str] = {}
     if sprache is not None:
         options["language"] = sprache.value
@@ -32,6 +39,10 @@ async def einstellungen(
         options["moderator_role"] = str(moderatorrolle.id)
     if zugzeit is not None:
         options["timeout"] = zugzeit
+    if threads is not None:
+        options["threads"] = threads.value
+    if web is not None:
+        options["web"] = web.value
     front = front_of(interaction)
     await front.command(interaction, lambda msg: front.croupier.change_settings(msg, options))
 

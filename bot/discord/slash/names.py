@@ -27,26 +27,37 @@ PARAMETERS = {
     "zugzeit": "zugzeit",
     "name": "name",
     "wertung": "wertung",
+    "grund": "grund",
+    "punkte": "punkte",
+    "worte": "worte",
+    "web": "web",
+    "threads": "threads",
 }
 
-# Every slash command a user can type, as (catalogue path, base words) — for /hilfe and the docs.
-COMMANDS: Sequence[tuple[str, str]] = (
-    ("durchgang.oeffnen", "durchgang oeffnen"),
-    ("durchgang.starten", "durchgang starten"),
-    ("durchgang.ueberspringen", "durchgang ueberspringen"),
-    ("durchgang.entfernen", "durchgang entfernen"),
-    ("durchgang.schliessen", "durchgang schliessen"),
-    ("mitmachen", "mitmachen"),
-    ("aussteigen", "aussteigen"),
-    ("joker.waehlen", "joker waehlen"),
-    ("tabelle", "tabelle"),
-    ("export", "export"),
-    ("regeln", "regeln"),
-    ("joker-info", "joker-info"),
-    ("pruefen", "pruefen"),
-    ("einstellungen", "einstellungen"),
-    ("turnier", "turnier"),
-    ("hilfe", "hilfe"),
+# Every slash command a user can type, by its base words — for /hilfe, the docs and command mentions.
+COMMANDS: Sequence[str] = (
+    "durchgang oeffnen",
+    "durchgang starten",
+    "durchgang ueberspringen",
+    "durchgang entfernen",
+    "durchgang schliessen",
+    "mitmachen",
+    "aussteigen",
+    "zug",
+    "joker waehlen",
+    "tabelle",
+    "export",
+    "regeln",
+    "joker-info",
+    "pruefen",
+    "einstellungen",
+    "turnier",
+    "korrektur rueckgaengig",
+    "korrektur punkte",
+    "korrektur disqualifizieren",
+    "korrektur zulassen",
+    "korrektur liste",
+    "hilfe",
 )
 
 
@@ -100,14 +111,16 @@ def game_choices() -> list[app_commands.Choice[str]]:
     ]
 
 
+def shown(words: str, lang: str) -> str:
+    """A command as a user with this language types it (``/durchgang eröffnen``, ``/round open``)."""
+    parts = words.split()
+    names = [
+        texts.catalogue(lang).get(f"discord.cmd.{'.'.join(parts[: i + 1])}.name", word)
+        for i, word in enumerate(parts)
+    ]
+    return "/" + " ".join(names)
+
+
 def shown_commands(lang: str) -> list[str]:
-    """The commands as a user with this language sees them (``/durchgang eröffnen``, ``/round open``)."""
-    shown = []
-    for path, base in COMMANDS:
-        parts = path.split(".")
-        words = [
-            texts.catalogue(lang).get(f"discord.cmd.{'.'.join(parts[: i + 1])}.name", word)
-            for i, word in enumerate(base.split())
-        ]
-        shown.append("/" + " ".join(words))
-    return shown
+    """Every command as a user with this language types it."""
+    return [shown(words, lang) for words in COMMANDS]

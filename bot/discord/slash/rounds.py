@@ -10,8 +10,11 @@ import discord
 from discord import app_commands
 
 from bot.discord.front import front_of
+from bot.discord.slash import suggest
 from bot.discord.slash.names import command, described, game_choices, renamed
 from engine.game import Close, Join, Leave, Remove, Skip, Start
+
+Seated = app_commands.Range[str, 1, 100]  # a seated player: id (as suggested) or name
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -53,16 +56,19 @@ class Durchgang(app_commands.Group):
     @app_commands.command(**command("durchgang.ueberspringen"))
     @app_commands.rename(**renamed("spieler"))
     @app_commands.describe(**described("spieler"))
-    async def ueberspringen(self, interaction: discord.Interaction[Any], spieler: discord.Member) -> None:
+    @app_commands.autocomplete(spieler=suggest.players)
+    async def ueberspringen(self, interaction: discord.Interaction[Any], spieler: Seated) -> None:
+        """``spieler``: a seat's id as the autocomplete offers it, or a typed name the game resolves."""
         front = front_of(interaction)
-        await front.command(interaction, lambda msg: front.croupier.execute(msg, Skip(str(spieler.id))))
+        await front.command(interaction, lambda msg: front.croupier.execute(msg, Skip(spieler)))
 
     @app_commands.command(**command("durchgang.entfernen"))
     @app_commands.rename(**renamed("spieler"))
     @app_commands.describe(**described("spieler"))
-    async def entfernen(self, interaction: discord.Interaction[Any], spieler: discord.Member) -> None:
+    @app_commands.autocomplete(spieler=suggest.players)
+    async def entfernen(self, interaction: discord.Interaction[Any], spieler: Seated) -> None:
         front = front_of(interaction)
-        await front.command(interaction, lambda msg: front.croupier.execute(msg, Remove(str(spieler.id))))
+        await front.command(interaction, lambda msg: front.croupier.execute(msg, Remove(spieler)))
 
     @app_commands.command(**command("durchgang.schliessen"))
     async def schliessen(self, interaction: discord.Interaction[Any]) -> None:
@@ -72,6 +78,10 @@ class Durchgang(app_commands.Group):
         await front.command(interaction, lambda msg: front.croupier.execute(msg, Close()))
 
 
+# Choices while the options of /durchgang öffnen are typed: the chosen game's options and values.
+Durchgang.oeffnen.autocomplete("optionen")(suggest.game_options)
+
+
 class Joker(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(**command("joker"), guild_only=True)
@@ -79,6 +89,7 @@ class Joker(app_commands.Group):
     @app_commands.command(**command("joker.waehlen"))
     @app_commands.rename(**renamed("jokers"))
     @app_commands.describe(**described("jokers"))
+    @app_commands.autocomplete(jokers=suggest.jokers)
     async def waehlen(self, interaction: discord.Interaction[Any], jokers: str) -> None:
         """Exactly the forum line ``Joker: A, B, C``, so the engine reads it as if typed."""
         front = front_of(interaction)

@@ -12,14 +12,16 @@ import discord
 from discord import app_commands
 
 from bot.discord import escape
-from bot.discord.embeds import standings_embed, standings_title
+from bot.discord.embeds import clip, standings_embed, standings_title
 from bot.discord.front import Front, Outgoing, front_of
 from bot.discord.mentions import nobody
 from bot.discord.slash.names import command, described, renamed
 from bot.discord.standings_image import standings_png
-from bot.exports import FORMATS
+from bot.exports import FORMATS, StandingsTable, note_lines
 from bot.replies import Reply
 
+FIELD_NAME_MAX = 256  # Discord's limits of an embed field
+FIELD_MAX = 1024
 EXTENSIONS = {"csv": "csv", "json": "json", "markdown": "md", "bbcode": "txt"}
 IMAGE_NAME = "tabelle.png"
 
@@ -41,8 +43,18 @@ async def tabelle(interaction: discord.Interaction[Any], bild: bool = False) -> 
 async def _table(front: Front, interaction: discord.Interaction[Any], reply: Reply) -> bool:
     if reply.standings is None:
         return False
-    await front.send(interaction, Outgoing([standings_embed(reply.standings, reply.language)], nobody()))
+    embed = with_notes(standings_embed(reply.standings, reply.language), reply.standings)
+    await front.send(interaction, Outgoing([embed], nobody()))
     return True
+
+
+def with_notes(embed: discord.Embed, table: StandingsTable) -> discord.Embed:
+    """The notes under the table: each points adjustment, each disqualified player, with the reason."""
+    for heading, items in note_lines(table, escape.name):
+        embed.add_field(
+            name=clip(heading, FIELD_NAME_MAX), value=clip("\n".join(items), FIELD_MAX), inline=False
+        )
+    return embed
 
 
 async def _picture(front: Front, interaction: discord.Interaction[Any], reply: Reply) -> bool:
@@ -50,7 +62,7 @@ async def _picture(front: Front, interaction: discord.Interaction[Any], reply: R
     if table is None:
         return False
     picture = await asyncio.to_thread(standings_png, table, lang)
-    embed = discord.Embed(title=standings_title(table, lang))
+    embed = with_notes(discord.Embed(title=standings_title(table, lang)), table)
     embed.set_image(url=f"attachment://{IMAGE_NAME}")
     file = discord.File(io.BytesIO(picture), filename=IMAGE_NAME)
     await front.send(interaction, Outgoing([embed], nobody(), files=[file]))

@@ -5,9 +5,10 @@ They speak SQLAlchemy Core over the mapped tables and return the frozen records 
 One module per concern: ``log`` (the command log), ``games``, ``tournaments``, ``settings`` (channel
 settings and the command path's one read of a channel), ``corrections`` (moderators' corrections),
 ``delivery`` (answers still to reach Discord), ``forum`` (games in threads: homes, reminders, catch-up),
-over ``tables`` and ``transaction``.
+``bot_state`` (facts the bot keeps between starts), over ``tables`` and ``transaction``.
 """
 
+from bot.store.repositories.bot_state import BotState
 from bot.store.repositories.corrections import Corrections
 from bot.store.repositories.delivery import Deliveries
 from bot.store.repositories.forum import Forum
@@ -31,6 +32,7 @@ from bot.store.repositories.web import RolledDice, VisibleChannel, WebPages
 __all__ = [
     "PARTICIPANT_FIELDS",
     "SETTING_FIELDS",
+    "BotState",
     "ChannelSettingsRepository",
     "Channels",
     "CommandLog",

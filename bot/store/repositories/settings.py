@@ -130,6 +130,9 @@ class ChannelSettingsRepository:
         timeout = fields.get("turn_timeout_seconds")
         if timeout is not None and (not isinstance(timeout, int) or timeout <= 0):
             raise ValueError(f"turn_timeout_seconds must be a positive whole number, not {timeout!r}")
+        threads = fields.get("threads")
+        if threads is not None and not isinstance(threads, bool):
+            raise ValueError(f"threads is on or off (a bool), not {threads!r}")
         make_insert = postgresql_insert if self._tx.dialect == "postgresql" else sqlite_insert
         statement = make_insert(settings_t).values(guild=guild, channel=channel, **fields)
         if fields:

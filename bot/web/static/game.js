@@ -120,8 +120,27 @@
       }
       move.lines.forEach(function (line) { item.appendChild(cell("p", line, "line")); });
       list.appendChild(item);
+      if (move.voided) markVoided(item, move.voided);
       var empty = document.getElementById("no-moves");
       if (empty) empty.remove();
+    }
+
+    /* A moderator's undo: the row stays (its dice were rolled and are still checked), marked. */
+    function markVoided(item, why) {
+      if (item.dataset.voided === "true") return;
+      item.dataset.voided = "true";
+      item.classList.add("voided");
+      var text = why.by
+        ? note.dataset.textVoided.replace("{moderator}", why.by).replace("{reason}", why.reason)
+        : note.dataset.textVoidedUnknown;
+      item.appendChild(cell("p", text, "voided-note"));
+    }
+
+    function markAllVoided(voided) {
+      (voided || []).forEach(function (why) {
+        var item = document.querySelector('#moves .move[data-cursor="' + String(why.cursor) + '"]');
+        if (item) markVoided(item, why);
+      });
     }
 
     function poll() {
@@ -135,6 +154,7 @@
           note.textContent = normal;
           drawTable(data.table);
           data.moves.forEach(addMove);
+          markAllVoided(data.voided);
           cursor = String(data.cursor);
           note.dataset.cursor = cursor;
           if (data.status !== "open") {

@@ -73,7 +73,8 @@ def expected_keys() -> set[str]:
     choices = {f"choice.{action}" for action in actions_in_source()}  # labels: test_choices renders them
     highlights = highlights_in_source()  # headings: test_highlights renders them
     selects = {f"select.{group}" for group in select_groups_in_source()}  # what an empty menu says
-    return events | codes | roles | jokers | choices | highlights | selects | set(FRONT)
+    elsewhere = {f"info.{topic}.elsewhere" for topic in GAME.topics}  # said in other games
+    return events | codes | roles | jokers | choices | highlights | selects | elsewhere | set(FRONT)
 
 
 def fields(template: str) -> Iterator[str]:

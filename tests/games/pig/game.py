@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.commands import fold, near_miss
@@ -17,6 +17,7 @@ from engine.game import (
     Highlight,
     Join,
     Leave,
+    Line,
     OptionSpec,
     Result,
     Seat,
@@ -126,6 +127,8 @@ class Pig:
     options: ClassVar[tuple[OptionSpec, ...]] = (OptionSpec("target", ("20", "30", "50", "100")),)
     ranked: ClassVar[bool] = True
     colour: ClassVar[int] = 0xE8A0B4
+    default: ClassVar[bool] = False
+    topics: ClassVar[tuple[str, ...]] = ("odds",)
 
     def open(self, options: Mapping[str, Any]) -> PigState:
         unknown = sorted(set(options) - {"target"})
@@ -172,6 +175,9 @@ class Pig:
             raise InvalidCommand("pig_unknown_command")
         return new, [*started, *events]
 
+    def prepare(self, state: PigState, command: Command) -> Callable[[], object] | None:
+        return None  # one die at a time: nothing is slow
+
     def dump(self, state: PigState) -> dict[str, Any]:
         return {"format": 1, **dataclasses.asdict(state)}
 
@@ -202,6 +208,13 @@ class Pig:
 
     def highlights(self, before: PigState, after: PigState, events: Sequence[Event]) -> Sequence[Highlight]:
         return ()
+
+    def info(self, state: PigState | None, topic: str) -> Sequence[Line]:
+        """``odds``: how likely a roll is to lose the turn, and the target of the game."""
+        if topic != "odds":
+            return ()
+        target = state.target if state is not None else DEFAULT_TARGET
+        return (Line("info.odds", {"target": target}),)
 
     def results(self, state: PigState) -> Mapping[str, Result]:
         return {p.id: Result(points=p.total) for p in state.players}

@@ -1,0 +1,171 @@
+"""Choices for an option while it is being typed (Discord's autocomplete): the jokers of the open
+Durchgang, completing the last item of a comma list; the seated players, by id; a game's options and
+their values. Read-only: a suggestion changes nothing, and a front end shows what it is given.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games import GAMES, language_of
+from bot.rendering import Narrator
+from bot.store import UnitOfWork
+from engine.commands import fold
+from engine.game import Game, OptionSpec
+from engine.verflixte6.highlights import enabled_jokers
+from engine.verflixte6.state import MAX_JOKERS
+
+WHAT = ("jokers", "players", "options")
+SHOWN_MAX = 25  # Discord shows at most 25 choices
+TEXT_MAX = 100  # … each name and value at most 100 characters long
+NO_JOKERS = "keine"  # the word Die verflixte 6! reads as "no jokers" ("Joker: keine")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    name: str  # what the list shows, in the channel's language
+    value: str  # what the option then holds
+
+
+def suggestions_in(
+    uow: UnitOfWork, narrator: Narrator, guild: str, channel: str, home: str, what: str, typed: str
+) -> list[Suggestion]:
+    """The jokers or seated players of the channel's open game that fit what was typed so far."""
+    state = uow.channels.state(guild, channel, home)
+    record = state.game
+    game = GAMES.get(record.kind) if record is not None else None
+    if record is None or game is None:
+        return []
+    loaded = game.load(record.snapshot)
+    lang = language_of(state)
+    if what == "players":
+        return _fitting(_players(narrator, game, loaded, lang), typed)
+    if what == "jokers" and game.name == "verflixte6":
+        none = narrator.line("choice.no_jokers", {}, lang, game=game, literal=True)
+        return jokers(enabled_jokers(loaded), typed, none)
+    return []
+
+
+def _players(narrator: Narrator, game: Game[Any], state: Any, lang: str) -> list[Suggestion]:
+    found = []
+    for seat in game.table(state):
+        role = narrator.line(f"role.{seat.role}", {}, lang, game=game, literal=True)
+        found.append(Suggestion(f"{seat.name} ({role})", seat.player))
+    return found
+
+
+def _fitting(candidates: Iterable[Suggestion], typed: str) -> list[Suggestion]:
+    """Those whose name starts with what was typed first, then those that merely contain it."""
+    key = fold(typed)
+    listed = [c for c in candidates if len(c.value) <= TEXT_MAX]
+    first = [c for c in listed if fold(c.name).startswith(key) or fold(c.value).startswith(key)]
+    then = [c for c in listed if c not in first and (key in fold(c.name) or key in fold(c.value))]
+    return [_clipped(c) for c in [*first, *then][:SHOWN_MAX]]
+
+
+def _clipped(suggestion: Suggestion) -> Suggestion:
+    name = suggestion.name
+    return Suggestion(name if len(name) <= TEXT_MAX else name[: TEXT_MAX - 1] + "…", suggestion.value)
+
+
+def jokers(enabled: Sequence[str], typed: str, none_label: str) -> list[Suggestion]:
+    """``Rattenlord, AL`` → ``Rattenlord, ALL IN``: the last item of the comma list completed with
+    the enabled jokers not listed yet; "none" while nothing is listed."""
+    head, comma, last = typed.rpartition(",")
+    listed = [item.strip() for item in head.split(",") if item.strip()] if comma else []
+    taken = {fold(item) for item in listed}
+    free = [name for name in enabled if fold(name) not in taken]
+    lead = ", ".join(listed)
+    candidates = (
+        []
+        if len(listed) >= MAX_JOKERS
+        else [
+            Suggestion(f"{lead}, {name}" if lead else name, f"{lead}, {name}" if lead else name)
+            for name in free
+        ]
+    )
+    fitting = _completing(candidates, lead, last)
+    if not listed and (fold(none_label).startswith(fold(last)) or NO_JOKERS.startswith(fold(last))):
+        fitting = [*fitting[: SHOWN_MAX - 1], Suggestion(none_label, NO_JOKERS)]
+    return fitting
+
+
+def _completing(candidates: Sequence[Suggestion], lead: str, last: str) -> list[Suggestion]:
+    """The candidates whose completed last item fits the typed one (a prefix first, then within)."""
+    key = fold(last)
+    skip = len(lead) + 2 if lead else 0
+
+    def item(suggestion: Suggestion) -> str:
+        return fold(suggestion.value[skip:])
+
+    listed = [c for c in candidates if len(c.value) <= TEXT_MAX]
+    first = [c for c in listed if item(c).startswith(key)]
+    then = [c for c in listed if c not in first and key in item(c)]
+    return [_clipped(c) for c in [*first, *then][:SHOWN_MAX]]
+
+
+# --- a game's options (``/durchgang öffnen optionen``) ------------------------------------------------
+
+
+def options(kind: str, typed: str) -> list[Suggestion]:
+    """``order=sh`` → ``order=shuffled``; ``jokers=Rattenlord,AL`` → ``jokers="Rattenlord,ALL IN"``;
+    ``pa`` → ``parallel=yes``, ``parallel=no``: the options of the game ``kind`` names, completing the
+    last word; the words before it are kept as typed."""
+    game = GAMES.get(kind)
+    if game is None:
+        return []
+    words = _words(typed)
+    done, last = (words, "") if not typed.strip() or typed[-1:].isspace() else (words[:-1], words[-1])
+    given = {word.partition("=")[0].strip().lower() for word in done}
+    lead = " ".join(_quoted(word) for word in done)
+    key, sep, value = last.partition("=")
+    specs = [spec for spec in game.options if spec.name not in given or spec.name == key.lower()]
+    if sep:
+        spec = next((s for s in specs if s.name == key.strip().lower()), None)
+        words_now = [] if spec is None else _values(spec, value)
+    else:
+        words_now = [
+            f"{spec.name}={v}"
+            for spec in specs
+            if spec.name.startswith(key.lower())
+            for v in spec.values or ("",)
+        ]
+    texts = [f"{lead} {word}".strip() for word in (_quoted(word) for word in words_now)]
+    return [Suggestion(text, text) for text in texts if len(text) <= TEXT_MAX][:SHOWN_MAX]
+
+
+def _values(spec: OptionSpec, typed: str) -> list[str]:
+    if not spec.multi:
+        key = fold(typed)
+        fits = [v for v in spec.values if fold(v).startswith(key)]
+        return [f"{spec.name}={v}" for v in fits or [v for v in spec.values if key in fold(v)]]
+    head, comma, last = typed.rpartition(",")
+    listed = [item.strip() for item in head.split(",") if item.strip()] if comma else []
+    taken = {fold(item.lstrip("+-")) for item in listed}
+    sign = last.strip()[:1] if last.strip()[:1] in ("+", "-") else ""
+    key = fold(last.strip().lstrip("+-"))
+    free = [v for v in spec.values if fold(v) not in taken]
+    fits = [v for v in free if fold(v).startswith(key)] or [v for v in free if key in fold(v)]
+    return [f"{spec.name}={','.join([*listed, sign + v])}" for v in fits]
+
+
+def _words(typed: str) -> list[str]:
+    """The words of an options text as :func:`bot.discord.slash.rounds.parse_options` splits them,
+    an unclosed quote closed."""
+    for attempt in (typed, typed + '"', typed + "'"):
+        try:
+            return shlex.split(attempt)
+        except ValueError:
+            continue
+    return typed.split()
+
+
+def _quoted(word: str) -> str:
+    """``jokers=ALL IN,Beefmaker`` → ``jokers="ALL IN,Beefmaker"``, so the text splits as meant."""
+    key, sep, value = word.partition("=")
+    if sep and " " in value:
+        return f'{key}="{value}"'
+    return word
