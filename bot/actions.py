@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
+from bot.forum import DEFAULT_TOURNAMENT, thread_title, wants_thread
 from bot.games import GAMES
 from bot.moves import Refusal
 from bot.rendering import Narrator, Table
@@ -22,6 +23,7 @@ from bot.settings_words import described, parse_settings
 from bot.store import ChannelState, GameAlreadyOpen, Tournament, UnitOfWork
 from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand
+from engine.game import Game
 from engine.standings import SCORINGS
 
 SeedSource = Callable[[str, int, int], bytes]
@@ -43,6 +45,7 @@ class Context:
     actor_name: str = ""
     message_id: str = ""  # the message that asked: a correction is recorded once per message id
     web_base_url: str = ""  # where the web pages are reached: /settings web=on answers with an address
+    place: str = ""  # what kind of channel ``where`` is (see ``Incoming.place``)
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ class Done:
 class ModeratorAction(Protocol):
     def check(self) -> Refusal | None: ...
 
-    def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal: ...
+    def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal | Planned: ...
 
 
 @dataclass(frozen=True)
@@ -91,10 +94,19 @@ class NewTournament:
 
 @dataclass(frozen=True)
 class OpenGame:
-    """Open a game in the channel and publish its dice commitment."""
+    """Open a game in the channel and publish its dice commitment.
+
+    ``plan``: asked by a front end that makes threads — when the game wants a thread of its own
+    (:func:`bot.forum.wants_thread`), answer :class:`Planned` with the thread's title and write nothing;
+    the front end makes the thread and opens the game there. ``live_message``: the game has that
+    thread (the channel), whose first message shows its live table. A home has at most one open game
+    of each kind (one Durchgang and one Killer game may run side by side, each in its thread).
+    """
 
     kind: str
     options: Mapping[str, Any]
+    live_message: str | None = None
+    plan: bool = False
 
     def check(self) -> Refusal | None:
         try:
@@ -107,13 +119,18 @@ class OpenGame:
             return Refusal(error, about=game)
         return None
 
-    def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
+    def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal | Planned:
         game = GAMES.named(self.kind)
         state = game.open(self.options)
         lang = ctx.channel.settings.language or game.language
+        home = ctx.channel.settings.channel
+        if self.plan and self.live_message is None and wants_thread(ctx.place, ctx.channel.settings.threads):
+            return _planned(uow, ctx, game, lang)
         if ctx.channel.game is not None:
             return Refusal(IllegalCommand("game_already_open"))
         tournament = _current_tournament(uow, ctx)
+        if uow.forum.open_of_kind(ctx.guild, home, game.name, lock_tournament=tournament.id) is not None:
+            return Refusal(IllegalCommand("game_already_open"))
         seed = ctx.new_seed(ctx.where, tournament.id, uow.games.count_in(tournament.id) + 1)
         try:
             record = uow.games.create(
@@ -126,14 +143,38 @@ class OpenGame:
                 snapshot=game.dump(state),
                 to_act=game.to_act(state),
                 now=ctx.now,
+                live_message=self.live_message,
             )
         except GameAlreadyOpen:
             return Refusal(IllegalCommand("game_already_open"))
         table = Table(game, record.id, record.number, record.version, state)
         commitment = record.commitment if ctx.verifiable else None
         reply = ctx.narrator.opened(table, tournament.name, commitment, lang)
+        if self.live_message is not None:
+            title = thread_title(ctx.narrator, game, record.number, tournament.name, lang)
+            reply = replace(reply, thread_title=title)
         logged = {"type": "Open", "game": game.name, "options": dict(self.options)}
         return Done(reply, logged, record.id)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """An action that only planned (nothing written, nothing logged): the reply says what next."""
+
+    reply: Reply
+
+
+def _planned(uow: UnitOfWork, ctx: Context, game: Game[Any], lang: str) -> Planned | Refusal:
+    """The plan of a game opening in a thread of its own: refused if the home has a game of its kind
+    open already, else the thread's title ("Durchgang 3 · Frühjahrsturnier")."""
+    home = ctx.channel.settings.channel
+    if uow.forum.open_of_kind(ctx.guild, home, game.name) is not None:
+        return Refusal(IllegalCommand("game_already_open"))
+    tournament = uow.tournaments.current(home)
+    number = uow.forum.next_number(tournament.id, game.name) if tournament is not None else 1
+    name = tournament.name if tournament is not None else DEFAULT_TOURNAMENT
+    title = thread_title(ctx.narrator, game, number, name, lang)
+    return Planned(Reply(ok=True, language=lang, game_kind=game.name, thread_title=title))
 
 
 @dataclass(frozen=True)
@@ -188,6 +229,6 @@ def _current_tournament(uow: UnitOfWork, ctx: Context) -> Tournament:
     tournament = uow.tournaments.current(channel)
     if tournament is None:
         tournament = uow.tournaments.create(
-            guild=ctx.guild, channel=channel, name="Turnier", scoring="sum", now=ctx.now
+            guild=ctx.guild, channel=channel, name=DEFAULT_TOURNAMENT, scoring="sum", now=ctx.now
         )
     return tournament

@@ -21,9 +21,19 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
-from typing import Any
+from typing import Any, TypeVar
 
-from bot.actions import ChangeSettings, Context, Done, ModeratorAction, NewTournament, OpenGame
+from bot import forum
+from bot.acknowledgements import Acknowledgements, flush, riding
+from bot.actions import (
+    ChangeSettings,
+    Context,
+    Done,
+    ModeratorAction,
+    NewTournament,
+    OpenGame,
+    Planned,
+)
 from bot.corrections import (
     Adjust,
     Audit,
@@ -59,15 +69,17 @@ from bot.moves import (
 )
 from bot.open_kinds import OpenKinds
 from bot.rendering import Narrator, Table
-from bot.replies import Attachment, Reply
+from bot.replies import Attachment, Live, Reply
 from bot.spelling import ConsoleSpelling, Spelling
 from bot.standings import standings_of
 from bot.store import (
+    CatchUpPoint,
     ChannelSettings,
     ChannelState,
     DuplicateMessage,
     GameRecord,
     GameSave,
+    LogEntry,
     NewLogEntry,
     StaleVersion,
     Store,
@@ -86,6 +98,7 @@ log = logging.getLogger(__name__)
 
 DiceFactory = Callable[[GameRecord], dice_mod.DiceSource]
 Clock = Callable[[], datetime]
+T = TypeVar("T")
 
 _MAX_ATTEMPTS = 5
 
@@ -104,6 +117,11 @@ class Incoming:
     is_admin: bool = False
     roles: tuple[tuple[str, str], ...] = ()  # (id, name) of the author's roles, for the moderator role
     parent: str = ""  # the channel a thread belongs to; "" when the message was typed in a channel
+    # Where it was typed: "text" (a text channel), "forum" (a forum itself), "thread" (a thread of a text
+    # channel), "post" (a forum post), "" (anywhere else: the console, a replay). Decides where a new
+    # game is played (see :meth:`Croupier.plan_open`).
+    place: str = ""
+    tracked: bool = False  # the front end acknowledges each answer's delivery (command_log.delivery)
 
     @property
     def home(self) -> str:
@@ -154,6 +172,7 @@ class Croupier:
     spelling: Spelling = field(default_factory=ConsoleSpelling)
     web_base_url: str = "http://127.0.0.1:8080"  # where /settings web=on says the pages are (WEB_BASE_URL)
     _locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
+    _acks: Acknowledgements = field(default_factory=Acknowledgements)
     _open_kinds: OpenKinds = field(default_factory=OpenKinds)
 
     @cached_property
@@ -211,11 +230,12 @@ class Croupier:
         """One request, one unit of work: a writing one when the request is likely to change the game
         (:meth:`_writes`), else a reading one — run again for writing only if it finds a command. A
         command that needs slow preparation (``Game.prepare``) has it done first, off the event loop
-        and outside any transaction, and is then judged again in a writing unit of work."""
+        and outside any transaction, and is then judged again in a writing unit of work. A writing one
+        also writes the waiting acknowledgements of delivered answers (:meth:`_riding`)."""
         writing, prepared = self._writes(msg, request), False
         while True:
             work = partial(self._move_in, msg=msg, request=request, writing=writing, prepared=prepared)
-            done = await self.store.run(work, read_only=not writing)
+            done = await self.store.run(self._riding(work) if writing else work, read_only=not writing)
             if isinstance(done, _Prepare):
                 await asyncio.to_thread(done.work)
                 writing = prepared = True
@@ -264,7 +284,7 @@ class Croupier:
             return self._refuse(uow, msg, self._refusal(here, outcome))
         now = self.clock()
         reply = self._render(msg, here, outcome, now)
-        self._save(uow, msg, here, outcome, reply, now)  # and commits: one round trip on PostgreSQL
+        reply = self._save(uow, msg, here, outcome, reply, now)  # and commits: one round trip on PostgreSQL
         self._open_kinds.saw(msg.channel, None if here.game.finished(outcome.state) else here.record.kind)
         return reply
 
@@ -331,7 +351,8 @@ class Croupier:
         table = Table(game, record.id, record.number, record.version + 1, move.state)
         seed = record.seed if finished and self.verifiable else None
         reply = self.narrator.move(table, here.state, move.events, here.lang, actor=msg.author, seed=seed)
-        return replace(reply, deadline=self._deadline(here, move, now))
+        result = self._result_line(record, game, move.state, reply.title, here.lang) if finished else ""
+        return replace(reply, deadline=self._deadline(here, move, now), result=result)
 
     def _deadline(self, here: _Playing, move: Applied, now: datetime) -> datetime | None:
         """When the player to act after the move runs out of time (the channel's turn timeout)."""
@@ -342,11 +363,12 @@ class Croupier:
 
     def _save(
         self, uow: UnitOfWork, msg: Incoming, here: _Playing, move: Applied, reply: Reply, now: datetime
-    ) -> None:
-        """Write the move — game, participants, log entry with its reply — in one go."""
+    ) -> Reply:
+        """Write the move — game, participants, log entry with its reply — in one go; the reply as the
+        front end gets it: with its log entry (whose delivery it acknowledges) and the live table."""
         record, game = here.record, here.game
         finished = game.finished(move.state)
-        uow.games.save_and_log(
+        saved, entry = uow.games.save_and_log(
             GameSave(
                 record.id,
                 expected_version=record.version,
@@ -370,9 +392,11 @@ class Croupier:
                 dice_from=record.dice_used,
                 reply=reply.to_log(),
                 now=now,
+                delivery=_delivery(msg),
             ),
             commit=True,
         )
+        return replace(reply, log_id=entry.id, live=self._live(saved, game, move.state))
 
     def _earlier_or(self, uow: UnitOfWork, msg: Incoming, reply: Reply) -> Reply:
         """A redelivered message gets the answer it got the first time; a new one gets ``reply``."""
@@ -401,8 +425,12 @@ class Croupier:
     async def new_tournament(self, msg: Incoming, name: str, scoring: str = "sum") -> Reply:
         return await self.moderate(msg, NewTournament(name, scoring))
 
-    async def open_game(self, msg: Incoming, kind: str, options: Mapping[str, Any]) -> Reply:
-        return await self.moderate(msg, OpenGame(kind, dict(options)))
+    async def open_game(
+        self, msg: Incoming, kind: str, options: Mapping[str, Any], *, live_message: str | None = None
+    ) -> Reply:
+        """Open a game where ``msg`` was typed — a thread the front end created for it after
+        :meth:`plan_open`, whose first message (``live_message``) will show the live table."""
+        return await self.moderate(msg, OpenGame(kind, dict(options), live_message))
 
     async def change_settings(self, msg: Incoming, options: Mapping[str, str]) -> Reply:
         return await self.moderate(msg, ChangeSettings(dict(options)))
@@ -412,7 +440,7 @@ class Croupier:
         logged transaction."""
 
         return await self._guarded(
-            msg, lambda: self.store.run(lambda uow: self._moderate_in(uow, msg, action))
+            msg, lambda: self.store.run(self._riding(lambda uow: self._moderate_in(uow, msg, action)))
         )
 
     def _moderate_in(self, uow: UnitOfWork, msg: Incoming, action: ModeratorAction) -> Reply:
@@ -433,14 +461,17 @@ class Croupier:
         if earlier is not None:
             return Reply.from_log(earlier.reply)
         outcome = action.apply(uow, self._context(msg, channel, lang))
+        if isinstance(outcome, Planned):  # nothing was written: there is nothing to commit or log
+            return outcome.reply
         if isinstance(outcome, Refusal):
             uow.rollback()
             return self._refuse(uow, msg, self.narrator.refusal(outcome.error, lang))
-        self._log_action(uow, msg, outcome)
+        entry = self._log_action(uow, msg, outcome)
+        reply = replace(outcome.reply, log_id=entry.id, live=self._live_after(uow, outcome))
         uow.commit()
         if isinstance(action, OpenGame):
             self._open_kinds.saw(msg.channel, GAMES.named(action.kind).name)
-        return outcome.reply
+        return reply
 
     def _context(self, msg: Incoming, channel: ChannelState, lang: str) -> Context:
         return Context(
@@ -456,10 +487,11 @@ class Croupier:
             actor_name=msg.author_name,
             message_id=msg.message_id,
             web_base_url=self.web_base_url,
+            place=msg.place,
         )
 
-    def _log_action(self, uow: UnitOfWork, msg: Incoming, done: Done) -> None:
-        uow.log.append(
+    def _log_action(self, uow: UnitOfWork, msg: Incoming, done: Done) -> LogEntry:
+        return uow.log.append(
             message_id=msg.message_id,
             game_id=done.game_id,
             channel=msg.channel,
@@ -469,6 +501,7 @@ class Croupier:
             dice_from=done.dice_from,
             reply=done.reply.to_log(),
             now=self.clock(),
+            delivery=_delivery(msg),
         )
 
     # ------------------------------------------------------------------ corrections (bot/corrections.py)
@@ -501,11 +534,79 @@ class Croupier:
         """A game's whole log, voided entries with the undo that voided them (``croupier audit``)."""
         return await self.store.run(lambda uow: audit_in(uow, game_id), read_only=True)
 
+    # ------------------------------------------------------------------ threads, live tables (bot/forum.py)
+
+    async def plan_open(self, msg: Incoming, kind: str, options: Mapping[str, Any]) -> Reply:
+        """A front end that makes threads asks here first: where the game wants a thread of its own,
+        the answer carries ``thread_title`` and nothing is written — the front end creates the thread
+        and calls :meth:`open_game` in it; where it does not (the channel's threads are off), the game
+        opens right here, in this one transaction; or the refusal (no right, a bad option, a game of
+        that kind already open in the home)."""
+        return await self.moderate(msg, OpenGame(kind, dict(options), plan=True))
+
+    async def due_reminders(self) -> list[forum.Reminder]:
+        """Remind each player to act whose deadline is near (once per deadline, across processes)."""
+        return await self.store.run(
+            self._riding(lambda uow: forum.reminders_in(uow, self.narrator, self.clock(), self.verifiable))
+        )
+
+    async def catch_up_points(self) -> tuple[CatchUpPoint, ...]:
+        """Every open game's channel and the last chat line logged there: where a front end that was
+        away reads the channel's history from (each line then goes through :meth:`handle_text`)."""
+        return await self.store.run(lambda uow: uow.forum.catch_up_points(), read_only=True)
+
+    def _live(self, record: GameRecord, game: Game[Any], state: Any) -> Live | None:
+        return forum.live_of(record, game, state, self.verifiable)
+
+    def _live_after(self, uow: UnitOfWork, done: Done) -> Live | None:
+        """The live table after a moderator action about a game (an opening, an undo)."""
+        record = uow.games.get(done.game_id) if done.game_id is not None else None
+        if record is None or record.live_message is None or record.kind not in GAMES:
+            return None
+        game = GAMES[record.kind]
+        return self._live(record, game, game.load(record.snapshot))
+
+    def _result_line(self, record: GameRecord, game: Game[Any], state: Any, title: str, lang: str) -> str:
+        return forum.result_line(self.narrator, record, game, state, title, lang)
+
+    # ------------------------------------------------------------------ delivery of answers
+
+    def acknowledge(self, log_id: int) -> None:
+        """The answer of this log entry reached its channel; written with the next write (or by
+        :meth:`flush_acknowledgements`), never in a transaction of its own while there is work."""
+        self._acks.add(log_id)
+
+    @property
+    def acknowledgements_waiting(self) -> int:
+        return len(self._acks)
+
+    async def flush_acknowledgements(self) -> int:
+        """Write the waiting acknowledgements now (the bot is idle, or stopping); answers how many."""
+        if not len(self._acks):
+            return 0
+        return await self.store.run(flush(self._acks, self.clock))
+
+    async def undeliverable(self, log_id: int) -> None:
+        """The answer can never be posted (its channel or thread is gone): stop trying."""
+        now = self.clock()
+        await self.store.run(lambda uow: _marked(uow, log_id, "undeliverable", now))
+
+    async def pending_deliveries(self, before: datetime) -> list[forum.Pending]:
+        """Answers logged before ``before`` (this process's start) whose delivery was never
+        acknowledged, in log order — for the front end to check and post once."""
+        return await self.store.run(
+            lambda uow: forum.pending_in(uow, self.narrator, before, self.verifiable), read_only=True
+        )
+
+    def _riding(self, work: Callable[[UnitOfWork], T]) -> Callable[[UnitOfWork], T]:
+        """A writing unit of work that also writes the waiting acknowledgements before it commits."""
+        return riding(self._acks, work, self.clock)
+
     # ------------------------------------------------------------------ turn timeouts
 
-    async def apply_due_timeouts(self) -> list[tuple[str, Reply]]:
+    async def apply_due_timeouts(self, *, tracked: bool = False) -> list[tuple[str, Reply]]:
         """Apply the turn-timeout rule to every game whose deadline has passed (exactly once each);
-        answers (channel, reply) for each."""
+        answers (channel, reply) for each (``tracked``: the front end acknowledges their delivery)."""
 
         def read(uow: UnitOfWork) -> tuple[tuple[GameRecord, ...], dict[int, tuple[str, str]]]:
             due = uow.games.due(self.clock())
@@ -529,6 +630,7 @@ class Croupier:
                 author=record.to_act,
                 author_name=record.to_act,
                 is_moderator=True,
+                tracked=tracked,
             )
             answered.append((record.channel, await self.execute(msg, Timeout())))
         return answered
@@ -785,6 +887,16 @@ class Croupier:
         if self.seed_source is not None:
             return self.seed_source(channel, tournament_id, number)
         return secrets.token_bytes(32)
+
+
+def _delivery(msg: Incoming) -> str | None:
+    """What a logged answer's delivery starts as: pending when the front end acknowledges it."""
+    return "pending" if msg.tracked else None
+
+
+def _marked(uow: UnitOfWork, log_id: int, state: str, now: datetime) -> None:
+    uow.delivery.mark([log_id], state, now)
+    uow.commit()
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,26 @@ class Attachment:
 
 
 @dataclass(frozen=True)
+class Live:
+    """Where a game's live table is (the first message of its thread) and what its header shows
+    besides the running table, so a front end can redraw it from any reply about the game."""
+
+    message: str  # "<channel>:<message>"
+    commitment: str | None = None  # the dice commitment, public from the opening (None: scripted dice)
+    options: tuple[tuple[str, str], ...] = ()  # the options the game was opened with, as typed
+    joinable: bool = False  # the game still takes sign-ups
+    finished: bool = False
+
+    @property
+    def channel(self) -> str:
+        return self.message.partition(":")[0]
+
+    @property
+    def message_id(self) -> str:
+        return self.message.partition(":")[2]
+
+
+@dataclass(frozen=True)
 class Reply:
     ok: bool
     lines: tuple[str, ...] = ()  # the story, in order
@@ -97,6 +117,10 @@ class Reply:
     duplicate: bool = False  # answered from the log: the message was handled before
     attachment: Attachment | None = None
     standings: StandingsTable | None = None  # the tournament table, for front ends that draw it
+    live: Live | None = None  # the game's live table, to redraw after this reply (threads only)
+    log_id: int | None = None  # the command-log entry whose delivery the front end acknowledges
+    thread_title: str = ""  # opening: the name of the game's thread ("Durchgang 3 · Frühjahrsturnier")
+    result: str = ""  # a finished game in a thread: the line for its home ("Durchgang 3: Anna gewinnt")
 
     @classmethod
     def nothing(cls) -> Reply:
@@ -146,9 +170,10 @@ class Reply:
         return replace(cls(ok=bool(data.get("ok", False))), **values, duplicate=True)
 
 
-# Structured fields are logged by hand; boards and standings are not logged at all.
+# Structured fields are logged by hand; boards, standings, the live table and the entry's own id are not
+# logged at all (a repeat draws no board and edits no live table).
 _STRUCTURED = frozenset(
-    {"lines", "table", "cards", "board", "deadline", "attachment", "duplicate", "standings"}
+    {"lines", "table", "cards", "board", "deadline", "attachment", "duplicate", "standings", "live", "log_id"}
 )
 _SIMPLE_FIELDS = tuple(f.name for f in fields(Reply) if f.name not in _STRUCTURED)
 
@@ -157,4 +182,4 @@ def _plain(value: Any) -> dict[str, Any]:
     return {f.name: getattr(value, f.name) for f in fields(value)}
 
 
-__all__ = ["Attachment", "Board", "Button", "Card", "Reply", "Row"]
+__all__ = ["Attachment", "Board", "Button", "Card", "Live", "Reply", "Row"]

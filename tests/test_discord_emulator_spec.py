@@ -100,6 +100,9 @@ def test_bodies_are_checked_against_the_operations_schema() -> None:
     assert reasons("GET", "/channels/1/messages", None, {"since": "7"}) == ["unknown query parameter since"]
     assert reasons("GET", "/channels/x/messages", None) == ["path parameter channel_id"]
     assert reasons("POST", "/channels/1/typing", {"content": "?"}) == ["unexpected body"]
+    # every error of a body is recorded, not only the most relevant one
+    both = reasons("POST", "/channels/1/messages", {"content": 6, "tts": "ja"})
+    assert [reason.split(" (")[0] for reason in both] == ["body $.content", "body $.tts"]
 
 
 def test_every_operation_the_emulator_serves_is_in_the_spec() -> None:

@@ -11,7 +11,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from tests.discord_emulator import FORUM, DiscordEmulator, UsageError, running_client
+from tests.discord_emulator import FORUM, Allowed, DiscordEmulator, UsageError, running_client
 from tests.discord_emulator import permissions as perms
 from tests.discord_emulator.fixtures import discord_emulator  # noqa: F401  (the fixture)
 
@@ -28,8 +28,24 @@ class Hall:
     moni: int  # may manage threads
 
 
+# discord.py helpers these tests call that Discord's spec does not describe (the bot does not use them):
+# ForumChannel.create_thread always adds ?use_nested_fields=1, a query parameter Discord accepts but its spec
+# does not declare; GuildChannel.set_permissions sends allow/deny as strings ("1024"), as Discord's docs
+# describe permission sets, where the spec types them as numbers. Discord accepts both.
+DISCORD_PY_HELPERS = [
+    Allowed(
+        "create_thread",
+        "unknown query parameter use_nested_fields",
+        "discord.py's ForumChannel.create_thread",
+    ),
+    Allowed("set_channel_permission_overwrite", "body $.allow (anyOf)", "discord.py sends strings"),
+    Allowed("set_channel_permission_overwrite", "body $.deny (anyOf)", "discord.py sends strings"),
+]
+
+
 @pytest.fixture
 async def emu(discord_emulator: DiscordEmulator) -> DiscordEmulator:  # noqa: F811
+    discord_emulator.spec_allowlist.extend(DISCORD_PY_HELPERS)
     return discord_emulator
 
 

@@ -1,4 +1,5 @@
-"""A reply's :class:`~bot.replies.Board` as Discord buttons and selects.
+"""A reply's :class:`~bot.replies.Board` as Discord buttons and selects, and the sign-up button under a
+live table.
 
 They are persistent :class:`discord.ui.DynamicItem` s: the custom id carries the game id, the game's
 version when the board was drawn, and the index of the choice (``cr:<game>:<version>:b<index>`` for a
@@ -15,11 +16,13 @@ from typing import Any, Protocol
 
 import discord
 
+from bot import texts
 from bot.discord.embeds import clip
-from bot.replies import Board, Button
+from bot.replies import Board, Button, Reply
 
 BUTTON_TEMPLATE = r"cr:(?P<game>\d+):(?P<version>\d+):b(?P<index>\d+)"
 SELECT_TEMPLATE = r"cr:(?P<game>\d+):(?P<version>\d+):s(?P<index>\d+)"
+JOIN_TEMPLATE = r"cr:join:(?P<game>\d+):(?P<channel>\d+)"  # the game, and the thread it is played in
 ROWS_MAX = 5
 BUTTONS_PER_ROW = 5
 OPTIONS_MAX = 25
@@ -45,6 +48,19 @@ class Press:
 
 class PressHandler(Protocol):
     async def press(self, interaction: discord.Interaction[Any], press: Press) -> None: ...
+
+    async def join(self, interaction: discord.Interaction[Any], game: int, channel: int) -> None: ...
+
+
+def live_view(reply: Reply, channel: int) -> discord.ui.View | None:
+    """The sign-up button of a live table while the game takes sign-ups (the thread is ``channel``)."""
+    live = reply.live
+    if live is None or not live.joinable or live.finished or reply.game_id is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    label = clip(texts.render("discord.live.join", {}, reply.language), LABEL_MAX)
+    view.add_item(JoinButton.make(reply.game_id, channel, label))
+    return view
 
 
 def build_board(board: Board | None) -> discord.ui.View | None:
@@ -137,6 +153,35 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], t
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         picked = tuple(int(value) for value in self.item.values if value.isdigit())
         await _handler(interaction).press(interaction, Press(self.game, self.version, picked))
+
+
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=JOIN_TEMPLATE):
+    """Sign up for the game of a live table: the same as ``/mitmachen`` typed in its thread."""
+
+    def __init__(self, item: discord.ui.Button[discord.ui.View], game: int, channel: int) -> None:
+        super().__init__(item)
+        self.game = game
+        self.channel = channel
+
+    @classmethod
+    def make(cls, game: int, channel: int, label: str) -> JoinButton:
+        item: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+            label=label, style=discord.ButtonStyle.success, custom_id=f"cr:join:{game}:{channel}"
+        )
+        return cls(item, game, channel)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> JoinButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item, int(match["game"]), int(match["channel"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handler(interaction).join(interaction, self.game, self.channel)
 
 
 def _handler(interaction: discord.Interaction[Any]) -> PressHandler:

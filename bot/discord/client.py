@@ -1,4 +1,8 @@
-"""``CroupierBot``: the discord.py client. It wires events to :class:`Front` and does nothing else."""
+"""``CroupierBot``: the discord.py client. It wires events to :class:`Front` and does nothing else.
+
+At the first ``on_ready`` the front delivers what an earlier process left pending and catches up with
+the lines typed while the bot was away; a second ``on_ready`` (a new session) and ``on_resumed`` catch
+up again. Live events and the turn clock wait for that (``Front.caught_up``)."""
 
 from __future__ import annotations
 
@@ -9,11 +13,13 @@ import discord
 from discord import app_commands
 
 from bot.croupier import Croupier
-from bot.discord.boards import ChoiceButton, ChoiceSelect
+from bot.discord import catch_up
+from bot.discord.boards import ChoiceButton, ChoiceSelect, JoinButton
 from bot.discord.command_ids import CommandIds
 from bot.discord.command_sync import register
 from bot.discord.commands import DiscordSpelling
 from bot.discord.front import Front, front_of
+from bot.discord.invite import invite_url
 from bot.discord.mentions import nobody
 from bot.discord.options import BotOptions
 from bot.discord.slash import install
@@ -58,16 +64,15 @@ class CroupierBot(discord.AutoShardedClient):
             guild_ready_timeout=self.options.guild_ready_timeout,
             **shards,
         )
-        self.front = Front(self, croupier)
+        self.front = Front(self, croupier, self.options)
         self.tree = CroupierTree(self)
         install(self.tree)
         seconds = self.options.turn_clock_seconds
-        self.turn_clock = (
-            TurnClock(self.front.post_timeouts, seconds, self.wait_until_ready) if seconds else None
-        )
+        self.turn_clock = TurnClock(self.front.tick, seconds, self.front.caught_up.wait) if seconds else None
+        self._connected_before = False
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ChoiceButton, ChoiceSelect)
+        self.add_dynamic_items(ChoiceButton, ChoiceSelect, JoinButton)
         await self.tree.set_translator(CatalogueTranslator())
         if self.options.sync_commands:
             await self.sync_commands()
@@ -113,8 +118,19 @@ class CroupierBot(discord.AutoShardedClient):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s on %d guild(s), %s shard(s)", self.user, len(self.guilds), self.shard_count)
+        first, self._connected_before = not self._connected_before, True
+        if first and self.application_id is not None:
+            log.info(
+                "invite link (with the permissions the croupier needs): %s", invite_url(self.application_id)
+            )
+        await catch_up.start(self.front, deliver=first)
+
+    async def on_resumed(self) -> None:
+        await catch_up.start(self.front, deliver=False)
 
     async def close(self) -> None:
         if self.turn_clock is not None:
             self.turn_clock.stop()
+        if not self.is_closed():
+            await self.front.shutdown()
         await super().close()

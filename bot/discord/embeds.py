@@ -7,7 +7,8 @@ the game's highlights (the chosen jokers) as cards.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 
 import discord
 
@@ -59,6 +60,9 @@ def game_embeds(reply: Reply) -> list[discord.Embed]:
     )
     for name, value in table_fields(reply.table, lang):
         embed.add_field(name=name, value=value, inline=False)
+    turn = turn_field(reply)
+    if turn is not None:
+        embed.add_field(name=turn[0], value=turn[1], inline=False)
     for key, digest in (("commitment", reply.commitment), ("seed", reply.seed)):
         if digest:
             said = next((line for line in reply.lines if digest in line), f"`{digest}`")
@@ -67,6 +71,58 @@ def game_embeds(reply: Reply) -> list[discord.Embed]:
         embed.set_footer(text=texts.render("discord.footer.game", {"id": reply.game_id}, lang))
     embeds = [embed, *(card_embed(card, colour) for card in reply.cards)]
     return fit(embeds[:EMBEDS_MAX])
+
+
+def timestamp(when: datetime) -> str:
+    """A moment as Discord shows it to each reader in their own time zone, relative ("in 3 hours")."""
+    return f"<t:{int(when.timestamp())}:R>"
+
+
+def turn_field(reply: Reply) -> tuple[str, str] | None:
+    """Who acts and until when (``<t:…:R>``), for a reply whose player to act has a deadline."""
+    acting = next((row for row in reply.table if row.to_act), None)
+    if acting is None or reply.deadline is None:
+        return None
+    value = texts.render(
+        "discord.live.turn",
+        {"name": shown_name(acting.name), "deadline": timestamp(reply.deadline)},
+        reply.language,
+    )
+    return texts.render("discord.field.turn", {}, reply.language), clip(value, FIELD_MAX)
+
+
+def live_embeds(reply: Reply, commands: Mapping[str, str]) -> list[discord.Embed]:
+    """A game's live table (the first message of its thread): its title and state — sign-up open,
+    over — the running table, who acts until when, its options and its dice commitment. No ping:
+    the per-move replies wake the player to act."""
+    live = reply.live
+    assert live is not None
+    lang = reply.language
+    if live.finished:
+        status = texts.render("discord.live.finished", {}, lang)
+    elif live.joinable:
+        status = texts.render("discord.live.open", {}, lang, commands=commands)
+    else:
+        status = ""
+    embed = discord.Embed(
+        title=clip(escape.plain(reply.title), TITLE_MAX) or None,
+        description=status or None,
+        colour=colour_of(reply.game_kind),
+    )
+    for name, value in table_fields(reply.table, lang):
+        embed.add_field(name=name, value=value, inline=False)
+    turn = turn_field(reply) if not live.finished else None
+    if turn is not None:
+        embed.add_field(name=turn[0], value=turn[1], inline=False)
+    if live.options:
+        shown = " · ".join(f"{escape.name(key)}={escape.name(value)}" for key, value in live.options)
+        embed.add_field(name=texts.render("discord.field.options", {}, lang), value=clip(shown, FIELD_MAX))
+    if live.commitment:
+        field = texts.render("discord.field.commitment", {}, lang)
+        embed.add_field(name=field, value=f"`{live.commitment}`", inline=False)
+    if reply.game_id is not None:
+        embed.set_footer(text=texts.render("discord.live.footer", {"id": reply.game_id}, lang))
+    return fit([embed])
 
 
 def table_fields(rows: Sequence[Row], lang: str) -> list[tuple[str, str]]:

@@ -4,14 +4,22 @@ Every way in — a chat line, a slash command, a button — becomes one call of 
 :class:`Reply` goes out as embeds with the board it carries. The front end never reads the store or a
 game: what it draws is in the reply. A store outage, a Discord error or a bug is caught here (and
 only here): the user gets a short answer, the log the details, and the bot keeps running.
+
+Per channel, one lock covers the service call and putting its answer in the channel's outbox
+(:mod:`bot.discord.outbox`): answers go out in the order the moves were applied, and no network call
+is made while the lock is held. Answers of applied moves are tracked (:mod:`bot.discord.delivery`):
+retried until Discord has them, acknowledged to the service, delivered at the next start otherwise.
+Interactions are acknowledged within Discord's three seconds (:mod:`bot.discord.answering`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -19,14 +27,21 @@ from discord import app_commands
 
 from bot import texts
 from bot.croupier import Croupier, Incoming, might_be_command
-from bot.discord import escape
-from bot.discord.boards import Press, build_board
+from bot.discord import escape, threads
+from bot.discord.answering import Answer, AnsweredElsewhere, InteractionGone
+from bot.discord.boards import Press
 from bot.discord.context import from_interaction, from_message, language_of_locale
+from bot.discord.delivery import Delivery, Tracked
 from bot.discord.embeds import game_embeds, refusal_content, text_embeds
-from bot.discord.mentions import nobody, only, quiet, service_text
+from bot.discord.live_table import LiveTables
+from bot.discord.mentions import nobody, quiet, service_text
+from bot.discord.options import BotOptions
+from bot.discord.outbox import Outbox
+from bot.discord.outgoing import Outgoing, outgoing
 from bot.keyed_locks import KeyedLocks
 from bot.replies import Reply
 from bot.store import StoreUnavailable
+from engine.game import Join
 
 log = logging.getLogger(__name__)
 
@@ -34,28 +49,11 @@ Draw = Callable[["Front", discord.Interaction[Any], Reply], Awaitable[bool]]
 
 RECENT_IDS = 4096
 BOARDS_MAX = 10_000  # channels whose live board is remembered (the oldest are forgotten first)
-UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
+DID_YOU_MEAN = "did_you_mean"
+CLOSE_PATIENCE_S = 5.0  # at shutdown, how long the outboxes may still post
+DM_CLOSED = 50007  # "Cannot send messages to this user"
 
-
-@dataclass
-class Outgoing:
-    """One message the bot is about to send, whatever the route (channel post or interaction answer)."""
-
-    embeds: list[discord.Embed]
-    allowed_mentions: discord.AllowedMentions
-    content: str | None = None
-    view: discord.ui.View | None = None
-    files: list[discord.File] = field(default_factory=list)
-
-    def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"embeds": self.embeds, "allowed_mentions": self.allowed_mentions}
-        if self.content:
-            out["content"] = self.content
-        if self.view is not None:
-            out["view"] = self.view
-        if self.files:
-            out["files"] = self.files
-        return out
+__all__ = ["Front", "Outgoing", "Recent", "front_of", "outgoing"]
 
 
 class Recent:
@@ -75,84 +73,153 @@ class Recent:
         return True
 
 
-def outgoing(reply: Reply) -> Outgoing:
-    """A reply about a game as embeds, the board of the player to act, and a ping for whoever must
-    act now (and nobody else)."""
-    wake = reply.wake
-    return Outgoing(
-        embeds=game_embeds(reply),
-        allowed_mentions=only(wake),
-        content=f"<@{wake}>" if wake is not None and wake.isdigit() else None,
-        view=build_board(reply.board),
-    )
-
-
 class Front:
-    def __init__(self, client: discord.Client, croupier: Croupier) -> None:
+    def __init__(self, client: discord.Client, croupier: Croupier, options: BotOptions | None = None) -> None:
+        options = options or BotOptions()
         self.client = client
         self.croupier = croupier
         self._recent = Recent(RECENT_IDS)
         # channel id → the message carrying the live board, the most recently moved last. Bounded: a
         # forgotten board keeps its buttons, which still answer (the service checks the game's version).
         self._boards: OrderedDict[int, int] = OrderedDict()
-        # One move at a time per channel, from asking the service to posting the answer, so answers
-        # appear in the order the moves were applied.
+        # One service call at a time per channel, with putting its answer in the outbox.
         self._locks: KeyedLocks[int] = KeyedLocks()
+        self.outbox = Outbox()
+        self.delivery = Delivery(
+            client,
+            croupier,
+            acknowledged=self._acknowledged,
+            backoff_start=options.retry_start_seconds,
+            backoff_cap=options.retry_cap_seconds,
+        )
+        self.live = LiveTables(client, self.outbox, self.delivery)
+        self.defer_after = options.defer_after_seconds
+        self.acknowledge_after = options.acknowledge_after_seconds
+        self._answers: dict[int, Answer] = {}  # interactions being answered
+        self._flusher: asyncio.Task[None] | None = None
+        # Set once the start (pending answers, history catch-up) is done: live events wait for it.
+        self.caught_up = asyncio.Event()
+        self.started_at: datetime | None = None
+
+    def commands(self, lang: str) -> Mapping[str, str]:
+        """How this front end's commands are typed (for the live table's sign-up hint)."""
+        return self.croupier.spelling.commands(lang)
+
+    def first_time(self, event_id: int) -> bool:
+        """Whether this event (a message or an interaction) is new to this process."""
+        return self._recent.first_time(event_id)
 
     # ------------------------------------------------------------------ chat lines
 
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.webhook_id is not None or message.guild is None:
             return
-        if not self._recent.first_time(message.id):
+        if not self.first_time(message.id):
             return
         text = service_text(message.content).strip()
         if not text:
             return
+        await self.caught_up.wait()
+        await self.line(message, text)
+
+    async def line(self, message: discord.Message, text: str, *, catching_up: bool = False) -> None:
+        """One chat line through the service; its answer queued (``catching_up``: a line read from the
+        history after a restart, where a "did you mean" would come too late to help)."""
         try:
             async with self._locks.hold(message.channel.id):
-                await self._on_line(message, text)
+                reply = await self.croupier.handle_text(from_message(message, text))
+                self._after_line(message, reply, catching_up)
         except StoreUnavailable as error:
             log.warning("store unavailable while handling message %s: %s", message.id, error)
-            if might_be_command(text):
+            if might_be_command(text) and not catching_up and message.guild is not None:
                 lang = language_of_locale(message.guild.preferred_locale)
-                await self._answer_line(message, texts.render("error.store_unavailable", {}, lang))
-        except discord.HTTPException as error:
-            log.warning(
-                "could not answer message %s in channel %s: %s", message.id, message.channel.id, error
-            )
+                self._note_line(message, texts.render("error.store_unavailable", {}, lang))
         except Exception:
             log.exception("message %s in channel %s failed", message.id, message.channel.id)
 
-    async def _on_line(self, message: discord.Message, text: str) -> None:
-        reply = await self.croupier.handle_text(from_message(message, text))
+    def _after_line(self, message: discord.Message, reply: Reply, catching_up: bool) -> None:
         if reply.silent or reply.duplicate:
             return
-        if not reply.ok:
-            await self._answer_line(message, refusal_content(reply))
+        if catching_up and reply.error_code == DID_YOU_MEAN:
             return
-        await self.publish(message.channel, reply, reference=message)
+        if not reply.ok:
+            self._note_line(message, refusal_content(reply))
+            return
+        if reply.private:  # advice: never in the channel (a reply there is seen by all)
+            self.outbox.put(message.channel.id, lambda: self._privately(message, reply))
+            return
+        reference = message.to_reference(fail_if_not_exists=False)
+        self.publish(message.channel.id, reply, f"discord:{message.id}", reference=reference)
 
-    async def _answer_line(self, message: discord.Message, content: str) -> None:
-        await message.reply(content, allowed_mentions=nobody(), mention_author=False)
+    def _note_line(self, message: discord.Message, content: str) -> None:
+        """A short answer to a line (a refusal), referencing it; nothing is pinged."""
+        reference = message.to_reference(fail_if_not_exists=False)
+        out = Outgoing([], nobody(), content=content)
+        self.outbox.put(message.channel.id, lambda: self._post_once(message.channel.id, out, reference))
+
+    async def _post_once(self, channel_id: int, out: Outgoing, reference: discord.MessageReference) -> None:
+        await self.delivery.post(channel_id, out, reference=reference)
+
+    async def _privately(self, message: discord.Message, reply: Reply) -> None:
+        """A private answer to a typed line goes by direct message; with those closed, a note in the
+        channel says how to ask instead — never the answer itself."""
+        try:
+            await message.author.send(embeds=game_embeds(reply), allowed_mentions=nobody())
+        except discord.HTTPException as error:
+            if error.code != DM_CLOSED and error.status != 403:
+                log.warning("could not send a private answer to %s: %s", message.author.id, error)
+            lang = reply.language
+            note = Outgoing([], nobody(), content=texts.render("discord.private.dm_closed", {}, lang))
+            await self.delivery.post(
+                message.channel.id, note, reference=message.to_reference(fail_if_not_exists=False)
+            )
 
     # ------------------------------------------------------------------ replies
 
-    async def publish(
+    def publish(
         self,
-        channel: discord.abc.Messageable,
+        channel_id: int,
         reply: Reply,
+        message_id: str | None = None,
         *,
-        reference: discord.Message | None = None,
-    ) -> discord.Message:
-        out = outgoing(reply)
-        kwargs = out.kwargs()
-        if reference is not None:
-            kwargs["reference"] = reference.to_reference(fail_if_not_exists=False)
-            kwargs["mention_author"] = False
-        sent = await channel.send(**kwargs)
-        await self._board_moved(sent.channel.id, sent.id if out.view is not None else None)
-        return sent
+        reference: discord.MessageReference | None = None,
+        look_first: bool = False,
+        logged_at: datetime | None = None,
+        header: str | None = None,
+    ) -> None:
+        """Queue a public reply's post in the channel — retried until delivered when the log tracks it
+        (``message_id``: what it answers) — then the board move, the live table and, at a game's end,
+        its thread's closing. ``header``: a line in front (naming the player of a lost interaction)."""
+        out = outgoing(reply) if reply.game_id is not None else _plain(reply)
+        if header is not None:
+            out = out.headed(header, out.allowed_mentions)
+        tracked = self._tracked(reply, message_id, logged_at)
+
+        async def post() -> None:
+            sent = await self.delivery.post(
+                channel_id, out, tracked=tracked, reference=reference, look_first=look_first
+            )
+            if sent is not None and reply.game_id is not None:
+                await self._board_moved(channel_id, sent.id if out.view is not None else None)
+
+        self.outbox.put(channel_id, post)
+        self._after_reply(channel_id, reply)
+
+    def _after_reply(self, channel_id: int, reply: Reply) -> None:
+        """The live table and, at the end of a game in its own thread, the thread's closing — queued
+        after the reply itself."""
+        if reply.live is None or not reply.ok or reply.private:
+            return
+        self.live.redraw(reply, channel_id, self.commands(reply.language))
+        if reply.live.finished:
+            self.live.close(reply, channel_id)
+
+    def _tracked(
+        self, reply: Reply, message_id: str | None, logged_at: datetime | None = None
+    ) -> Tracked | None:
+        if reply.log_id is None or message_id is None:
+            return None
+        return Tracked.of(reply.log_id, message_id, logged_at or self.croupier.clock())
 
     async def _board_moved(self, channel_id: int, message_id: int | None) -> None:
         """Only the newest board keeps its buttons; older ones are stripped (stale ones still answer)."""
@@ -169,11 +236,20 @@ class Front:
         except discord.HTTPException as error:
             log.info("could not strip the old board %s in channel %s: %s", old, channel_id, error)
 
-    # ------------------------------------------------------------------ slash commands
+    # ------------------------------------------------------------------ interactions
 
     def fresh(self, interaction: discord.Interaction[Any]) -> bool:
         """False for an interaction this process already answered (a redelivered INTERACTION_CREATE)."""
-        return self._recent.first_time(interaction.id)
+        return self.first_time(interaction.id)
+
+    def _answer_for(
+        self, interaction: discord.Interaction[Any], *, private: bool = False, component: bool = False
+    ) -> Answer:
+        """The answer of a new interaction, deferred if the service is not done in time."""
+        answer = Answer(interaction, private=private, component=component, defer_after=self.defer_after)
+        self._answers[interaction.id] = answer
+        answer.watch()
+        return answer
 
     async def command(
         self,
@@ -188,88 +264,258 @@ class Front:
         its own way — a picture, a file — and answers whether it did)."""
         if not self.fresh(interaction):
             return
-        async with self._locks.hold(interaction.channel_id or 0):
-            reply = await run(from_interaction(interaction, text))
-            if draw is None or not await draw(self, interaction, reply):
-                await self.answer(interaction, reply, ephemeral=ephemeral)
+        answer = self._answer_for(interaction, private=ephemeral)
+        try:
+            await self.caught_up.wait()
+            msg = from_interaction(interaction, text)
+            async with self._locks.hold(interaction.channel_id or 0):
+                reply = await run(msg)
+                self._answer_with(answer, reply, ephemeral=ephemeral, draw=draw)
+        except Exception as error:
+            await self.failed(interaction, error)
 
-    async def answer(
-        self, interaction: discord.Interaction[Any], reply: Reply, *, ephemeral: bool = False
+    async def press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        if not self.fresh(interaction):
+            return
+        answer = self._answer_for(interaction, component=True)
+        try:
+            await self.caught_up.wait()
+            msg = from_interaction(interaction)
+            async with self._locks.hold(interaction.channel_id or 0):
+                reply = await self.croupier.press(msg, press.game, press.version, press.picked)
+                self._answer_with(answer, reply)
+        except Exception as error:
+            await self.failed(interaction, error)
+
+    async def join(self, interaction: discord.Interaction[Any], game: int, channel: int) -> None:
+        """The sign-up button of a live table. A text channel's live table sits in the channel, not
+        in the game's thread: the sign-up is then made in the thread, its public reply posted there,
+        and the presser answered privately."""
+        if not self.fresh(interaction):
+            return
+        here = interaction.channel_id or 0
+        answer = self._answer_for(interaction, component=True)
+        try:
+            await self.caught_up.wait()
+            msg = from_interaction(interaction)
+            if channel != here:
+                msg = replace(msg, channel=str(channel), parent=str(here), place="thread")
+            async with self._locks.hold(channel):
+                reply = await self.croupier.execute(msg, Join(msg.author_name))
+                if channel == here or not reply.ok or reply.duplicate:
+                    self._answer_with(answer, reply)
+                    return
+                self.publish(channel, reply, msg.message_id)
+                told = Outgoing(game_embeds(replace(reply, cards=())), nobody())
+                self.outbox.put(here, lambda: self._send_note(answer, told))
+        except Exception as error:
+            await self.failed(interaction, error)
+
+    async def _send_note(self, answer: Answer, out: Outgoing) -> None:
+        try:
+            await answer.send(out, True)
+        except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as error:
+            log.info("could not answer interaction %s: %s", answer.interaction.id, error)
+        finally:
+            await self._forget(answer)
+
+    def _answer_with(
+        self, answer: Answer, reply: Reply, *, ephemeral: bool = False, draw: Draw | None = None
     ) -> None:
-        if not reply.ok:
-            await self.say(interaction, refusal_content(reply))
-            return
-        if reply.game_id is None:
-            embeds = text_embeds(quiet(reply.text), escape.plain(reply.title))
-            await self.send(interaction, Outgoing(embeds, nobody()), ephemeral or reply.private)
-            return
-        if reply.private:  # advice: the story for the asker alone, no board
-            await self.send(interaction, Outgoing(game_embeds(reply), nobody()), ephemeral=True)
-            return
-        out = outgoing(reply)
-        message_id = await self.send(interaction, out, ephemeral)
+        """Queue the interaction's answer behind the channel's earlier posts (and, for a public reply
+        about a game, its live table after it)."""
+        interaction = answer.interaction
         channel_id = interaction.channel_id or 0
-        await self._board_moved(channel_id, message_id if out.view is not None else None)
+
+        async def send() -> None:
+            try:
+                if draw is not None and await draw(self, interaction, reply):
+                    return
+                await self._answer_reply(answer, reply, ephemeral)
+            except (AnsweredElsewhere, InteractionGone, discord.HTTPException) as error:
+                log.info("could not answer interaction %s: %s", interaction.id, error)  # nothing stored
+            finally:
+                await self._forget(answer)
+
+        self.outbox.put(channel_id, send)
+        if not (reply.private or ephemeral):
+            self._after_reply(channel_id, reply)
+
+    async def _answer_reply(self, answer: Answer, reply: Reply, ephemeral: bool) -> None:
+        interaction = answer.interaction
+        channel_id = interaction.channel_id or 0
+        if not reply.ok:
+            out, private = Outgoing([], nobody(), content=refusal_content(reply)), True
+        elif reply.game_id is None:
+            out, private = _plain(reply), ephemeral or reply.private
+        elif reply.private:  # advice: the story for the asker alone, no board
+            out, private = Outgoing(game_embeds(reply), nobody()), True
+        else:
+            out, private = outgoing(reply), ephemeral
+        tracked = None if private else self._tracked(reply, f"interaction:{interaction.id}")
+        try:
+            message_id = await answer.send(out, private)
+        except AnsweredElsewhere:
+            log.info("interaction %s was answered by another process of the bot", interaction.id)
+            return
+        except (InteractionGone, discord.HTTPException) as error:
+            if private or (isinstance(error, discord.HTTPException) and tracked is None):
+                log.warning("the answer to interaction %s is lost: %s", interaction.id, error)
+                return
+            # A stored move's answer must not get lost: in the channel, naming the player.
+            lang = reply.language
+            line = texts.render("discord.delivery.answer_for", {"name": f"<@{interaction.user.id}>"}, lang)
+            sent = await self.delivery.post(
+                channel_id, out.headed(line, out.allowed_mentions), tracked=tracked
+            )
+            message_id = sent.id if sent is not None else None
+        else:
+            self.delivery.acknowledge(tracked)
+        if not private and reply.game_id is not None:
+            await self._board_moved(channel_id, message_id if out.view is not None else None)
+
+    async def _forget(self, answer: Answer) -> None:
+        await answer.done()
+        if self._answers.get(answer.interaction.id) is answer:
+            del self._answers[answer.interaction.id]
 
     async def send(
         self, interaction: discord.Interaction[Any], out: Outgoing, ephemeral: bool = False
     ) -> int | None:
-        """Answer the interaction (or follow up if it was answered); the new message's id if known.
-
-        A public answer whose interaction expired meanwhile (Discord allows three seconds) is posted
-        in the channel instead: the move is stored, so its answer must not get lost.
-        """
-        if interaction.response.is_done():
-            message = await interaction.followup.send(**out.kwargs(), ephemeral=ephemeral, wait=True)
-            return message.id
-        try:
-            callback = await interaction.response.send_message(**out.kwargs(), ephemeral=ephemeral)
-        except discord.NotFound as error:
-            if ephemeral or error.code != UNKNOWN_INTERACTION or interaction.channel_id is None:
-                raise
-            log.warning("interaction %s expired before the answer; posting it in the channel", interaction.id)
-            posted = await self.client.get_partial_messageable(interaction.channel_id).send(**out.kwargs())
-            return posted.id
-        return callback.message_id
+        """Answer the interaction (a followup if it was answered or deferred); the message's id if known."""
+        answer = self._answers.get(interaction.id) or Answer(interaction, private=ephemeral)
+        return await answer.send(out, ephemeral)
 
     async def say(self, interaction: discord.Interaction[Any], content: str) -> None:
         """A short note only the user sees."""
-        if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True, allowed_mentions=nobody())
-        else:
-            await interaction.response.send_message(content, ephemeral=True, allowed_mentions=nobody())
+        await self.send(interaction, Outgoing([], nobody(), content=content), ephemeral=True)
 
-    # ------------------------------------------------------------------ buttons and selects
+    # ------------------------------------------------------------------ opening a game
 
-    async def press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+    async def open_game(
+        self, interaction: discord.Interaction[Any], kind: str, options: dict[str, str]
+    ) -> None:
+        """``/durchgang öffnen``: plan it, make its thread (no lock held), open it there, then draw the
+        thread's first message as the live table and point the moderator at the thread. Without a
+        thread (the channel's setting), the plan itself opens it in place, answered as before."""
+        if not self.fresh(interaction):
+            return
+        answer = self._answer_for(interaction)
         try:
-            if not self.fresh(interaction):
-                return
+            await self.caught_up.wait()
+            msg = from_interaction(interaction)
             async with self._locks.hold(interaction.channel_id or 0):
-                msg = from_interaction(interaction)
-                reply = await self.croupier.press(msg, press.game, press.version, press.picked)
-                await self.answer(interaction, reply)
+                plan = await self.croupier.plan_open(msg, kind, options)
+                if not plan.ok or plan.duplicate or not plan.thread_title:
+                    self._answer_with(answer, plan)  # a refusal, or the game opened in place
+                    return
+            await self._open_in_thread(answer, msg, kind, options, plan)
         except Exception as error:
             await self.failed(interaction, error)
 
-    # ------------------------------------------------------------------ turn timeouts
+    async def _open_in_thread(
+        self, answer: Answer, msg: Incoming, kind: str, options: dict[str, str], plan: Reply
+    ) -> None:
+        interaction = answer.interaction
+        lang = plan.language
+        home = await threads.home_of(self.client, interaction.channel)
+        placeholder = texts.render(
+            "discord.thread.placeholder", {"title": escape.plain(plan.thread_title)}, lang
+        )
+        try:
+            if home is None:
+                raise threads.CannotCreateThread("no home channel")
+            made = await threads.create(self.client, home, plan.thread_title, placeholder)
+        except threads.CannotCreateThread:
+            note = Outgoing([], nobody(), content=texts.render("discord.thread.cannot_create", {}, lang))
+            self.outbox.put(interaction.channel_id or 0, lambda: self._send_note(answer, note))
+            return
+        there = replace(
+            msg,
+            channel=str(made.thread_id),
+            parent=str(made.home_id),
+            place="post" if made.in_forum else "thread",
+        )
+        try:
+            async with self._locks.hold(made.thread_id):
+                reply = await self.croupier.open_game(there, kind, options, live_message=made.live_message)
+                if reply.ok and not reply.duplicate and reply.live is not None:
+                    tracked = self._tracked(reply, msg.message_id)
+                    self.live.redraw(reply, made.thread_id, self.commands(lang), tracked=tracked)
+                    facts = {"title": escape.plain(reply.title), "thread": f"<#{made.thread_id}>"}
+                    pointer = Outgoing(
+                        [], nobody(), content=texts.render("discord.thread.opened", facts, lang)
+                    )
+                    self.outbox.put(
+                        interaction.channel_id or 0, lambda: self._send_note_public(answer, pointer)
+                    )
+                    return
+        except BaseException:
+            await threads.remove(self.client, made, placeholder)
+            raise
+        # Refused after all (another moderator was quicker): the thread goes, the refusal is told.
+        await threads.remove(self.client, made, refusal_content(reply) if not reply.ok else placeholder)
+        self._answer_with(answer, reply)
+
+    async def _send_note_public(self, answer: Answer, out: Outgoing) -> None:
+        try:
+            await answer.send(out, False)
+        except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as error:
+            log.info("could not point interaction %s at its thread: %s", answer.interaction.id, error)
+        finally:
+            await self._forget(answer)
+
+    # ------------------------------------------------------------------ the turn clock
 
     async def post_timeouts(self) -> int:
-        """Apply the turn timeout where it is due and post what happened; answers how many were posted."""
+        """Apply the turn timeout where it is due and queue what happened; answers how many."""
         posted = 0
-        for channel, reply in await self.croupier.apply_due_timeouts():
+        for channel, reply in await self.croupier.apply_due_timeouts(tracked=True):
             if reply.duplicate or reply.silent or not reply.ok:
                 continue  # another process posted it, or the game moved on meanwhile
-            channel_id = int(channel)
-            try:
-                await self.publish(self.client.get_partial_messageable(channel_id), reply)
-            except discord.HTTPException as error:
-                log.warning(
-                    "could not post the timeout of game %s in %s: %s", reply.game_id, channel_id, error
-                )
-                continue
+            self.publish(int(channel), reply, "timeout:")
             posted += 1
         return posted
+
+    async def post_reminders(self) -> int:
+        """Remind the players to act whose deadline is near; answers how many were reminded."""
+        reminders = await self.croupier.due_reminders()
+        for reminder in reminders:
+            self.publish(int(reminder.channel), reminder.reply)
+        return len(reminders)
+
+    async def tick(self) -> int:
+        """One round of the turn clock: due timeouts first, then reminders."""
+        return await self.post_timeouts() + await self.post_reminders()
+
+    # ------------------------------------------------------------------ acknowledgements
+
+    def _acknowledged(self) -> None:
+        """An answer was delivered: its acknowledgement rides on the next write, or is written on its
+        own after a moment of quiet."""
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_later(), name="acknowledgements")
+
+    async def _flush_later(self) -> None:
+        while self.croupier.acknowledgements_waiting:
+            await asyncio.sleep(self.acknowledge_after)
+            try:
+                await self.croupier.flush_acknowledgements()
+            except StoreUnavailable as error:
+                log.warning("acknowledgements wait for the store: %s", error)
+
+    async def shutdown(self) -> None:
+        """Let queued answers go out for a moment, then write the acknowledgements."""
+        self.delivery.stop()
+        await self.outbox.close(CLOSE_PATIENCE_S)
+        for answer in list(self._answers.values()):
+            answer.settle()
+        if self._flusher is not None:
+            self._flusher.cancel()
+        try:
+            await self.croupier.flush_acknowledgements()
+        except Exception as error:  # the store may be closing too: they stay pending, and are checked
+            log.warning("acknowledgements not written at shutdown: %s", error)
 
     # ------------------------------------------------------------------ the error boundary
 
@@ -287,10 +533,18 @@ class Front:
         else:
             log.error("interaction %s failed", interaction.id, exc_info=original)
             key = "discord.internal_error"
+        answer = self._answers.get(interaction.id) or Answer(interaction)
         try:
-            await self.say(interaction, texts.render(key, {}, lang))
-        except discord.HTTPException as http_error:
+            await answer.send(Outgoing([], nobody(), content=texts.render(key, {}, lang)), True)
+        except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as http_error:
             log.warning("could not tell the user about the failure of %s: %s", interaction.id, http_error)
+        finally:
+            await self._forget(answer)
+
+
+def _plain(reply: Reply) -> Outgoing:
+    """A reply about no game (settings, a tournament, help) as text embeds."""
+    return Outgoing(text_embeds(quiet(reply.text), escape.plain(reply.title)), nobody())
 
 
 def front_of(interaction: discord.Interaction[Any]) -> Front:

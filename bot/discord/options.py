@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from bot.settings import Settings
 
 TURN_CLOCK_SECONDS = 30.0
+DEFER_AFTER_SECONDS = 1.5  # an interaction not answered by then is deferred (Discord allows three)
+ACKNOWLEDGE_AFTER_SECONDS = 2.0  # delivered answers not written with a move by then get a write of their own
+RETRY_START_SECONDS = 1.0  # the first wait before posting a failed answer again (then doubled …)
+RETRY_CAP_SECONDS = 60.0  # … up to this
 
 
 @dataclass(frozen=True)
@@ -18,6 +22,10 @@ class BotOptions:
     message_content: bool = True  # ask for the privileged intent (DISCORD_MESSAGE_CONTENT)
     turn_clock_seconds: float | None = TURN_CLOCK_SECONDS  # None: no background timeout task
     guild_ready_timeout: float = 2.0  # discord.py's wait for GUILD_CREATEs before on_ready
+    defer_after_seconds: float = DEFER_AFTER_SECONDS
+    acknowledge_after_seconds: float = ACKNOWLEDGE_AFTER_SECONDS
+    retry_start_seconds: float = RETRY_START_SECONDS
+    retry_cap_seconds: float = RETRY_CAP_SECONDS
 
     @property
     def registers(self) -> bool:

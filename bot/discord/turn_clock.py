@@ -1,6 +1,8 @@
 """The turn timeout in the background: every few seconds the service applies it where a deadline has
-passed. Deadlines live in the database, so they survive restarts; the timeout's message id makes it
-exactly-once even with several bot processes on one database."""
+passed, and reminds the players whose deadline is near. Deadlines live in the database, so they
+survive restarts; the timeout's message id and the reminder's conditional update make both
+exactly-once even with several bot processes on one database. The clock starts only once the bot
+caught up with what was typed while it was away."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ class TurnClock:
         self,
         tick: Callable[[], Awaitable[int]],
         seconds: float,
-        ready: Callable[[], Coroutine[Any, Any, None]],
+        ready: Callable[[], Coroutine[Any, Any, object]],
     ) -> None:
         self._tick = tick
         self._ready = ready
@@ -44,4 +46,4 @@ class TurnClock:
             log.exception("turn timeouts failed this round")
             return
         if posted:
-            log.info("posted %d turn timeout(s)", posted)
+            log.info("posted %d turn timeout(s) and reminder(s)", posted)

@@ -25,6 +25,7 @@ from bot.store.migrate import (
     upgrade,
 )
 from bot.store.records import (
+    CatchUpPoint,
     ChannelDefaults,
     ChannelSettings,
     ChannelState,
@@ -36,11 +37,13 @@ from bot.store.records import (
     NewLogEntry,
     ParticipantRecord,
     Tournament,
+    Unreminded,
 )
 from bot.store.uow import Store, UnitOfWork
 
 __all__ = [
     "BadDatabaseURL",
+    "CatchUpPoint",
     "ChannelDefaults",
     "ChannelSettings",
     "ChannelState",
@@ -63,6 +66,7 @@ __all__ = [
     "UnitOfWork",
     "UnknownGame",
     "UnknownTournament",
+    "Unreminded",
     "check_schema",
     "create_engine",
     "current_revision",

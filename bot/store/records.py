@@ -157,6 +157,30 @@ class NewLogEntry:
 
 
 @dataclasses.dataclass(frozen=True)
+class CatchUpPoint:
+    """Where to start reading a game channel's history after the bot was away: after its last logged
+    chat line (``after``, the front end's message id), else from when the game was opened."""
+
+    guild: str
+    channel: str
+    game_id: int
+    opened_at: datetime
+    after: str | None = None  # the message id of the last chat line logged there, if any
+
+
+@dataclasses.dataclass(frozen=True)
+class Unreminded:
+    """An open game whose player to act has a deadline and was not reminded of it yet."""
+
+    game_id: int
+    version: int
+    guild: str
+    channel: str
+    home: str  # the channel of its tournament (a thread's parent): its settings apply
+    turn_deadline: datetime
+
+
+@dataclasses.dataclass(frozen=True)
 class ChannelDefaults:
     """The bot-wide values a channel falls back on when neither it nor its guild overrides them."""
 

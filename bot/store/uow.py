@@ -42,6 +42,8 @@ from bot.store.repositories import (
     ChannelSettingsRepository,
     CommandLog,
     Corrections,
+    Deliveries,
+    Forum,
     Games,
     Tournaments,
     Transaction,
@@ -60,16 +62,16 @@ RECYCLE_S = 1800.0  # a worker's connection is replaced after this long (idle ti
 class UnitOfWork:
     """One transaction and the repositories working in it.
 
-    ``log``, ``tournaments``, ``games``, ``settings``, ``channels``, ``corrections``, ``web`` and
-    ``bot_state`` all share the transaction; nothing they write is kept unless :meth:`commit` is called
-    before the unit of work ends.
+    ``log``, ``tournaments``, ``games``, ``settings``, ``channels``, ``corrections``, ``web``,
+    ``bot_state``, ``delivery`` and ``forum`` all share the transaction; nothing they write is kept
+    unless :meth:`commit` is called before the unit of work ends.
     """
 
     def __init__(self, connection: Connection, url: str | URL, defaults: ChannelDefaults) -> None:
         self._connection = connection
         self._url = url
         self._open = True
-        tx = Transaction(connection, url)
+        tx = Transaction(connection, url, before_commit=self._run_hooks, committed=self._count_commit)
         self.log = CommandLog(tx)
         self.tournaments = Tournaments(tx)
         self.games = Games(tx)
@@ -78,11 +80,31 @@ class UnitOfWork:
         self.corrections = Corrections(tx)
         self.web = WebPages(tx, self.games)  # web visibility and the pages' reads (bot/pages.py)
         self.bot_state = BotState(tx)  # facts the bot keeps between starts (the slash commands' hash)
+        self.delivery = Deliveries(tx)
+        self.forum = Forum(tx)
+        self.commits = 0  # how many times this unit of work committed
+        self._before_commit: list[Callable[[], None]] = []
+
+    def before_commit(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` (more writes) just before the next commit, in the same transaction: how small
+        bookkeeping rides on a command's own transaction instead of costing one of its own."""
+        self._before_commit.append(hook)
 
     def commit(self) -> None:
-        """Make everything written so far durable; the unit of work may go on in a new transaction."""
+        """Make everything written so far durable; the unit of work may go on in a new transaction.
+        (A repository's last write may carry the COMMIT itself: the same hooks run, the same count.)"""
+        self._run_hooks()
         with reachable(self._url):
             self._live().commit()
+        self._count_commit()
+
+    def _run_hooks(self) -> None:
+        hooks, self._before_commit = self._before_commit, []
+        for hook in hooks:
+            hook()
+
+    def _count_commit(self) -> None:
+        self.commits += 1
 
     def rollback(self) -> None:
         with reachable(self._url):

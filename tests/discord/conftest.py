@@ -13,7 +13,7 @@ from bot.discord import endpoint
 from bot.discord.options import BotOptions
 from bot.store import ChannelDefaults, Store
 from tests.dice import Dice
-from tests.discord.helpers import READY_QUICKLY, Clock, People, Table
+from tests.discord.helpers import READY_QUICKLY, Clock, People, Table, in_place
 from tests.discord_emulator import DiscordEmulator
 from tests.discord_emulator import permissions as perms
 from tests.discord_emulator.fixtures import discord_emulator  # noqa: F401  (the fixture)
@@ -65,7 +65,9 @@ async def croupier_store(db_url: str) -> AsyncIterator[Store]:
 
 @pytest.fixture
 def table(discord_emulator: DiscordEmulator, croupier_store: Store, people: People) -> Table:  # noqa: F811
+    """The tests' channel plays in place (:func:`in_place`)."""
     options = BotOptions(
         guild_ids=(people.guild,), turn_clock_seconds=None, guild_ready_timeout=READY_QUICKLY
     )
+    in_place(croupier_store, people)
     return Table(discord_emulator, croupier_store, people, Dice(), Clock(), options)

@@ -3,6 +3,7 @@ and scripted dice the test extends as it goes."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from bot import texts
 from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
 from bot.discord.command_ids import CommandIds
@@ -29,6 +31,7 @@ from tests.discord_emulator import (
 )
 
 READY_QUICKLY = 0.05
+CATCH_UP_PATIENCE_S = 10.0  # a safety net: the start reads the store and the history of open games
 
 
 class FastBot(CroupierBot):
@@ -59,6 +62,14 @@ class People:
     moderators: int  # the role id
 
 
+def in_place(store: Store, people: People) -> None:
+    """The tests' channel plays in place (its ``threads`` setting off), as a channel did before games
+    got threads of their own; tests of threads and forums use channels of their own."""
+    with store.transaction() as uow:
+        uow.settings.set(str(people.guild), str(people.channel), threads=False)
+        uow.commit()
+
+
 @dataclass
 class Table:
     emu: DiscordEmulator
@@ -78,6 +89,7 @@ class Table:
     async def running(self, croupier: Croupier | None = None) -> AsyncIterator[FastBot]:
         bot = self.bot(croupier)
         async with running_client(bot, self.emu.token):
+            await asyncio.wait_for(bot.front.caught_up.wait(), CATCH_UP_PATIENCE_S)  # its start is done
             yield bot
 
     # ------------------------------------------------------------------ what users do
@@ -275,6 +287,13 @@ def synced_ids(emu: DiscordEmulator, guild: int | None) -> CommandIds:
     ids = CommandIds()
     ids.learn_ids(guild, {c["name"]: int(c["id"]) for c in emu.synced_commands(guild) if c["type"] == 1})
     return ids
+
+
+def drawn(key: str, lang: str = "de", *, synced: CommandIds | None = None, **facts: Any) -> str:
+    """A line the Discord front end renders itself from the catalogue (field names, the live table's
+    status, the thread pointer): its facts are already Discord text, so nothing is escaped.
+    ``synced``: the ids of the synced commands, for a line that names one (see :func:`says`)."""
+    return texts.render(key, facts, lang, commands=DiscordSpelling(synced).commands(lang))
 
 
 def refusal(key: str, lang: str = "de", game: str | None = "verflixte6", **facts: Any) -> str:

@@ -19,7 +19,7 @@ from bot.settings import Settings
 from bot.store import Store
 from tests.dice import Dice
 from tests.discord.conftest import MODERATOR_ROLE
-from tests.discord.helpers import Clock, FastBot, People, Table, says, story
+from tests.discord.helpers import Clock, FastBot, People, Table, in_place, says, story
 from tests.discord_emulator import GUILD_MEMBERS, MESSAGE_CONTENT, DiscordEmulator
 
 GUILDS_AND_MESSAGES = (1 << 0) | (1 << 9)
@@ -70,6 +70,7 @@ async def test_a_refused_intent_restarts_without_it_and_buttons_and_zug_still_pl
         people = await seated(strict)
         options = BotOptions(guild_ids=(people.guild,), turn_clock_seconds=None, guild_ready_timeout=0.05)
         table = Table(strict, croupier_store, people, Dice(), Clock(), options)
+        in_place(croupier_store, people)
         table.dice.will_roll(4, 2)
         started = Started()
         task = asyncio.create_task(serve(table.croupier(), strict.token, options, client_factory=started))

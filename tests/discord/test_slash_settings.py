@@ -61,6 +61,7 @@ async def test_web_on_answers_with_the_address_and_off_hides_it(table: Table) ->
 async def test_threads_off_is_stored_for_the_channel(table: Table) -> None:
     p = table.people
     async with table.running():
+        await table.slash_message(p.moni, "einstellungen", {"threads": "on"})  # the table plays in place
         assert threads_of(table) is True
         off = await table.slash_message(p.moni, "einstellungen", {"threads": "off", "sprache": "en"})
         shown = says("common.settings_changed", "en", None, settings="language=en, threads=off")

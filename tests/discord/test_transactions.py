@@ -2,10 +2,17 @@
 press and a slash command are ONE transaction each; chit-chat is none, with or without a game; a line
 that the channel's game does not read (another game's word, a game word with no game, a near miss) is
 at most one read that takes no write lock; and no unit of work is preceded by a connection ping. On
-SQLite and PostgreSQL."""
+SQLite and PostgreSQL.
+
+How acknowledgements are counted: the bot acknowledges each answer it posted, and those
+acknowledgements ride on the next command's own transaction (one ``UPDATE command_log`` before its
+commit), so they add a statement, never a transaction. Only when the bot is idle for a while do they
+get a transaction of their own; here that wait is made longer than any test, so every transaction
+counted is a command's."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,6 +26,12 @@ from tests.discord.helpers import Table, custom_id_for, refusal, says
 from tests.roundtrips import RoundTrips, Transaction, counted
 
 pytestmark = pytest.mark.parametrize("db_backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def _acknowledgements_ride_along(table: Table) -> None:
+    table.options = dataclasses.replace(table.options, acknowledge_after_seconds=3600)
+
 
 CONTINUE = says("choice.continue")  # the button's label, as the game's catalogue names it
 
@@ -63,7 +76,7 @@ def one_transaction(trips: RoundTrips, mark: int) -> Transaction:
 async def test_a_typed_move_a_press_and_a_slash_command_are_one_transaction_each(table: Table) -> None:
     p = table.people
     table.dice.will_roll(3, 4)
-    async with table.running():
+    async with table.running() as bot:
         with counted(table.store.engine) as trips:
             mark = trips.mark
             await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
@@ -73,12 +86,15 @@ async def test_a_typed_move_a_press_and_a_slash_command_are_one_transaction_each
             await table.slash_message(p.anna, "mitmachen")
             one_transaction(trips, mark)
 
+            await bot.front.outbox.idle()  # the sign-up's answer is out, its acknowledgement waiting
             mark = trips.mark
             board = await table.said(p.anna, "weiter")
             typed = one_transaction(trips, mark)
-            # One read of the channel (settings and open game together), then the move's writes.
+            # One read of the channel (settings and open game together), then the move's writes — and
+            # the acknowledgement of the answers posted before (the opening, the sign-up), riding along.
             assert typed.statements[0].startswith("SELECT")
             assert sum(s.startswith("SELECT") for s in typed.statements) == 1, typed.statements
+            assert sum(s.startswith("UPDATE command_log") for s in typed.statements) == 1, typed.statements
 
             mark = trips.mark
             await table.pressed(board, custom_id_for(board, CONTINUE), p.anna)

@@ -5,7 +5,8 @@ Start it with `async with DiscordEmulator() as emu`, point discord.py at it with
 then act as users (`send_message`, `slash_command`, `click`, `post_in_forum`, `start_thread`, …) and read what
 the bot did (`next_message`, `wait_for_response`, `answers`, `requests`, `gateway_log`). Threads and forums:
 threads.py; the interaction clock (3 s to acknowledge, 15 min of token): `interaction_window`,
-`token_lifetime`; injected REST failures: `fail_requests` (faults.py) with `quick_retries` (fixtures.py).
+`token_lifetime`; injected REST failures: `fail_requests` (faults.py) with `quick_retries` (fixtures.py);
+enforced nonces: a channel post repeating a nonce of the last minutes is answered with the message made.
 Every REST request is checked against Discord's OpenAPI description (conformance.py, spec/README.md).
 """
 

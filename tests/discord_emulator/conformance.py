@@ -5,7 +5,8 @@ of the spec, query parameters must be declared there, and a JSON body (or a mult
 
 The emulator stays the judge of behaviour (permissions, limits it knows, state); this module makes sure that
 whatever it accepts, Discord's schema accepts too. A request that breaks the spec is answered like Discord
-would (404 for an unknown route, 400 "Invalid Form Body" for a bad body) and recorded as a `SpecViolation`;
+would (404 for an unknown route, 400 "Invalid Form Body" for a bad body) and recorded as a `SpecViolation`
+(every error of a body, not only the most relevant one);
 the emulator raises them into the test at the end unless an allowlist entry (operation, reason) names them.
 
 One deliberate reading of the spec, documented in spec/README.md: where the spec says SnowflakeType (a string
@@ -188,9 +189,11 @@ class Spec:
             if validator is None:
                 violation("unexpected body", f"{operation.operation_id} takes no request body")
             else:
-                error = best_match(validator.iter_errors(body))
-                if error is not None:
-                    violation(_reason(error), _detail(error))
+                # Every error of the body, each as its most relevant part (best_match descends into an
+                # error's anyOf/oneOf branches the way it would for the whole body).
+                for error in sorted(validator.iter_errors(body), key=lambda e: e.json_path):
+                    relevant = best_match([error]) or error
+                    violation(_reason(relevant), _detail(relevant))
         elif operation.body_required:
             violation("missing body", f"{operation.operation_id} requires a request body")
         return operation, found

@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
@@ -33,6 +34,7 @@ from .messages import (
 )
 from .models import DM, THREAD_ONLY_TYPES, Channel, StoredMessage
 from .records import BotMessage, InteractionResponse, InteractionState, RecordedRequest, UploadedFile
+from .snowflakes import snowflake_time
 from .threads import NOT_A_TEXT_CHANNEL, THREAD_ARCHIVED, ThreadRoutes
 from .validation import FormErrors, check_command, check_commands, check_components, check_message
 
@@ -44,6 +46,7 @@ SUPPRESS_NOTIFICATIONS = 1 << 12
 IS_COMPONENTS_V2 = 1 << 15
 EDITABLE_FLAGS = SUPPRESS_EMBEDS | IS_COMPONENTS_V2
 SENDABLE_FLAGS = SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
+NONCE_WINDOW_S = 300  # how long Discord remembers an enforced nonce ("a few minutes")
 
 PONG = 1
 CHANNEL_MESSAGE = 4
@@ -532,8 +535,26 @@ class RestApi:
         if channel.thread is not None and channel.thread.archived:
             raise fail(THREAD_ARCHIVED)
         reference = self._reference(channel, body.get("message_reference"))
+        earlier = self._same_nonce(channel, body)
+        if earlier is not None:  # Discord answers a repeated nonce with the message it already made
+            return 200, copy.deepcopy(earlier.payload)
         stored = await self.create_bot_message(channel, body, call.files, via="channel", reference=reference)
         return 200, copy.deepcopy(stored.payload)
+
+    def _same_nonce(self, channel: Channel, body: dict[str, Any]) -> StoredMessage | None:
+        """With ``enforce_nonce``, the bot's message of the last few minutes in this channel with the same
+        nonce (Discord's documented way to make posting idempotent)."""
+        nonce = body.get("nonce")
+        if not body.get("enforce_nonce") or nonce is None:
+            return None
+        horizon = datetime.now(tz=UTC) - timedelta(seconds=NONCE_WINDOW_S)
+        for message_id in reversed(self.world.channel_messages.get(channel.id, [])):
+            stored = self.world.messages[message_id]
+            if snowflake_time(stored.id) < horizon:
+                break
+            if stored.author_id == self.emu.bot_id and str(stored.payload.get("nonce")) == str(nonce):
+                return None if stored.deleted else stored
+        return None
 
     def _reference(self, channel: Channel, reference: Any) -> StoredMessage | None:
         if not isinstance(reference, dict) or reference.get("message_id") is None:

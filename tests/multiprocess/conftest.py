@@ -33,7 +33,7 @@ async def database(postgres_server: PostgresServer, tmp_path: Path) -> str:
 
 @pytest.fixture
 async def store(database: str) -> AsyncIterator[Store]:
-    """The test's own look into the database (reads only)."""
+    """The test's own look into the database (reads, and a room's settings before its round)."""
     opened = await Store.open(database)
     try:
         yield opened

@@ -64,7 +64,8 @@ class Round:
     """One Durchgang in a room. ``twice`` delivers every event two times (a gateway redelivery).
 
     ``applied`` lists the log ids ("discord:…", "interaction:…") of every event sent that the game
-    must apply exactly once; ``answers`` the bot message that answered each.
+    must apply exactly once; ``answers`` the bot message that answered each. The round is played in the
+    channel itself (its threads setting off), so every answer lands where the script looks.
     """
 
     emu: DiscordEmulator
@@ -75,6 +76,11 @@ class Round:
     answers: dict[str, BotMessage] = field(default_factory=dict)
     interactions: list[SentInteraction] = field(default_factory=list)
     messages: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        with self.store.transaction() as uow:
+            uow.settings.set(str(self.room.guild), str(self.room.channel), threads=False)
+            uow.commit()
 
     # ------------------------------------------------------------------ what users do
 

@@ -9,7 +9,7 @@ Who answers what, with both processes receiving everything:
   there is no log entry to recognise it by);
 * a slash command: once — both processes answer with the same reply (the later one from the log),
   Discord accepts the first callback and refuses the other process's with 40060 "already acknowledged";
-  that process logs the refusal as a failed interaction and tries once more to say so (refused again).
+  that process takes it as answered elsewhere and says nothing more (no error, no channel post).
 
 Buttons are left out of the race on purpose: the process that loses a pressed button finds the board
 outdated and may answer that privately before the winner posts the move (see the report / docs).
@@ -18,7 +18,6 @@ outdated and may answer that privately before the winner posts the move (see the
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import Counter
 from collections.abc import Callable
 
@@ -37,10 +36,8 @@ pytestmark = pytest.mark.postgres
 
 ALREADY_ACKNOWLEDGED = 40060
 EPHEMERAL = 1 << 6
-# The answer, the loser's answer (refused), the loser's note that it failed (refused as well).
-CALLBACKS_PER_RACED_INTERACTION = 3
-EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*: ")
-FAILED_INTERACTION = re.compile(r" ERROR bot\.discord\.front: interaction (\d+) failed$")
+# The answer, and the loser's answer (refused: the interaction was acknowledged already).
+CALLBACKS_PER_RACED_INTERACTION = 2
 
 
 async def test_two_processes_receiving_every_event_apply_each_command_once(
@@ -108,27 +105,14 @@ async def test_two_processes_receiving_every_event_apply_each_command_once(
         accepted = [c for c in attempts if c.status < 300]
         assert len(attempts) == CALLBACKS_PER_RACED_INTERACTION
         assert len(accepted) == 1, attempts
-        turned_down = [c for c in attempts if c not in accepted]
-        assert all(c.status == 400 and c.answer["code"] == ALREADY_ACKNOWLEDGED for c in turned_down)
-        # The loser's first try carried the same reply (from the log), its second the failure note.
-        same, note = sorted(turned_down, key=lambda c: "embeds" not in c.body["data"])
-        assert same.body["data"]["embeds"] == accepted[0].body["data"]["embeds"]
-        assert note.body["data"]["flags"] & EPHEMERAL
+        (turned_down,) = [c for c in attempts if c not in accepted]
+        assert turned_down.status == 400
+        assert turned_down.answer["code"] == ALREADY_ACKNOWLEDGED
+        # The loser's try carried the same reply (from the log).
+        assert turned_down.body["data"]["embeds"] == accepted[0].body["data"]["embeds"]
         assert sum(m.interaction_id == sent.id for m in answers) == 1
-    # The only errors in the logs are those refused callbacks, one per slash command.
-    raced = {sent.id for sent in r.interactions}
-    failed = []
-    for lines in fleet.problems().values():
-        for line in lines:
-            if line.startswith("Traceback"):
-                continue
-            hit = FAILED_INTERACTION.search(line)
-            assert hit is not None, line
-            failed.append(int(hit.group(1)))
-    assert sorted(failed) == sorted(raced)
-    exceptions = [line for bot in fleet.bots for line in _exceptions(bot.log())]
-    assert len(exceptions) == len(raced)
-    assert all("(error code: 40060)" in line for line in exceptions), exceptions
+    # Nothing went wrong in either process: a lost race is no error.
+    assert fleet.problems() == {}
 
 
 async def settled(fleet: Fleet, interactions: list[SentInteraction]) -> None:
@@ -140,11 +124,6 @@ async def settled(fleet: Fleet, interactions: list[SentInteraction]) -> None:
     for sent in interactions:
         for _ in range(CALLBACKS_PER_RACED_INTERACTION):
             await fleet.calls.wait(callback_to(sent.id), timeout=ANSWER_PATIENCE_S, what="callback")
-
-
-def _exceptions(log: str) -> list[str]:
-    """The closing line of each traceback ("module.Error: message"); log lines start with a date."""
-    return [line for line in log.splitlines() if EXCEPTION_LINE.match(line)]
 
 
 def _references(message: BotMessage, message_id: int) -> bool:

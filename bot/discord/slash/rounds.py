@@ -44,9 +44,9 @@ class Durchgang(app_commands.Group):
     async def oeffnen(
         self, interaction: discord.Interaction[Any], spiel: app_commands.Choice[str], optionen: str = ""
     ) -> None:
-        front = front_of(interaction)
-        options = parse_options(optionen)
-        await front.command(interaction, lambda msg: front.croupier.open_game(msg, spiel.value, options))
+        """In a forum (run in any of its posts) and a text channel with threads, the game gets a thread
+        of its own; with the channel's threads off it opens in place (see ``Front.open_game``)."""
+        await front_of(interaction).open_game(interaction, spiel.value, parse_options(optionen))
 
     @app_commands.command(**command("durchgang.starten"))
     async def starten(self, interaction: discord.Interaction[Any]) -> None:
@@ -72,6 +72,8 @@ class Durchgang(app_commands.Group):
 
     @app_commands.command(**command("durchgang.schliessen"))
     async def schliessen(self, interaction: discord.Interaction[Any]) -> None:
+        """The final table and the seed in the game's thread, then the thread archived and locked and a
+        result line in a text channel home (the front end's closing of a finished game's thread)."""
         front = front_of(interaction)
         await front.command(interaction, lambda msg: front.croupier.execute(msg, Close()))
 

@@ -69,6 +69,7 @@ _UPDATE_GAME = Prepared(
         turn_deadline=bindparam("b_turn_deadline"),
         status=bindparam("b_status"),
         closed_at=bindparam("b_closed_at"),
+        reminded_at=None,  # every save sets the turn's deadline anew: its reminder is still to come
     )
 )
 _SAVED_COLUMNS = ("version", "snapshot", "dice_used", "to_act", "turn_deadline", "status", "closed_at")
@@ -112,7 +113,8 @@ def _save_and_log_postgresql() -> Prepared:
         WITH saved AS (
             UPDATE games
             SET version = :b_version, snapshot = :b_snapshot, dice_used = :b_dice_used, to_act = :b_to_act,
-                turn_deadline = :b_turn_deadline, status = :b_status, closed_at = :b_closed_at
+                turn_deadline = :b_turn_deadline, status = :b_status, closed_at = :b_closed_at,
+                reminded_at = NULL
             WHERE id = :b_id AND version = :b_expected
             RETURNING id
         ), seats AS (
@@ -181,8 +183,10 @@ class Games:
         *,
         turn_deadline: datetime | None = None,
         participants: Sequence[SeatLike] = (),
+        live_message: str | None = None,
     ) -> GameRecord:
-        """Open a game as the tournament's next number, at version 1.
+        """Open a game as the tournament's next number, at version 1 (``live_message``: where its live
+        table is, ``"<channel>:<message>"``, when it has a thread of its own).
 
         Raises :class:`GameAlreadyOpen` when the channel has an open game (also when another process
         opened one a moment ago) and :class:`UnknownTournament` for a missing tournament.
@@ -225,6 +229,7 @@ class Games:
                 turn_deadline=turn_deadline,
                 opened_at=now,
                 closed_at=None,
+                live_message=live_message,
             )
             .returning(*games_t.c)
         )
@@ -342,6 +347,7 @@ class Games:
             status=save.status,
             closed_at=save.closed_at.astimezone(UTC) if save.closed_at else None,
             participants=records,
+            reminded_at=None,
         )
         self._known[save.game_id] = saved
         return saved

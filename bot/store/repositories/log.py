@@ -61,11 +61,13 @@ class CommandLog:
         dice: Sequence[int] = (),
         dice_from: int = 0,
         reply: Any = None,
+        delivery: str | None = None,
         commit: bool = False,
     ) -> LogEntry:
-        """Log one handled message. A duplicate id raises :class:`DuplicateMessage`; the unit of work
-        must then be abandoned (on PostgreSQL the transaction is already aborted). ``commit``: and
-        commit the unit of work with it (on PostgreSQL in the same round trip)."""
+        """Log one handled message (``delivery="pending"``: its answer is still to be posted). A
+        duplicate id raises :class:`DuplicateMessage`; the unit of work must then be abandoned (on
+        PostgreSQL the transaction is already aborted). ``commit``: and commit the unit of work with it
+        (on PostgreSQL in the same round trip)."""
         entry = NewLogEntry(
             message_id,
             channel,
@@ -78,6 +80,7 @@ class CommandLog:
             dice,
             dice_from,
             reply,
+            delivery,
         )
         return self.append_entry(entry, commit=commit)
 

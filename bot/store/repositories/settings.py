@@ -123,7 +123,8 @@ class ChannelSettingsRepository:
         return _resolved(guild, channel, row, self._defaults)
 
     def set(self, guild: str, channel: str, **fields: Any) -> ChannelSettings:
-        """Override some fields for a channel (``channel=""``: the whole guild); None clears one.
+        """Override some fields for a channel (``channel=""``: the whole guild); None clears one
+        (``threads=False``: games opened in this text channel are played in it, not in a thread).
         Returns the settings now in force there."""
         unknown = set(fields) - set(SETTING_FIELDS)
         if unknown:
@@ -153,4 +154,5 @@ def _resolved(guild: str, channel: str, row: Row[Any], defaults: ChannelDefaults
     for field, value in resolved.items():
         if value is None:
             resolved[field] = getattr(defaults, field)
+    resolved["threads"] = bool(resolved["threads"])  # SQLite hands a coalesced boolean back as 0/1
     return ChannelSettings(guild=guild, channel=channel, **resolved)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -21,14 +21,25 @@ class Transaction:
     """The unit of work's connection as the repositories see it: driver failures come out translated.
 
     :meth:`execute` goes through SQLAlchemy; :meth:`run` takes the command path's prepared statements
-    straight to the driver (see :mod:`bot.store.repositories.prepared`).
+    straight to the driver (see :mod:`bot.store.repositories.prepared`). Every commit — :meth:`commit`,
+    or a last write that carries its COMMIT (``run(…, commit=True)``) — first calls ``before_commit``
+    (the unit of work's bookkeeping that rides on the transaction) and then ``committed``.
     """
 
-    def __init__(self, connection: Connection, url: str | URL) -> None:
+    def __init__(
+        self,
+        connection: Connection,
+        url: str | URL,
+        *,
+        before_commit: Callable[[], None] = lambda: None,
+        committed: Callable[[], None] = lambda: None,
+    ) -> None:
         self.connection = connection
         self.url = url
         self.dialect = connection.dialect.name
         self._driver = Driver(connection)
+        self._before_commit = before_commit
+        self._committed = committed
 
     def execute(self, statement: Executable, parameters: Any = None) -> CursorResult[Any]:
         with reachable(self.url):
@@ -37,16 +48,23 @@ class Transaction:
     def run(
         self, statement: Prepared, parameters: Mapping[str, Any] | None = None, *, commit: bool = False
     ) -> Ran:
+        if commit:
+            self._before_commit()
         with reachable(self.url):
-            return self._driver.run(statement, parameters, commit=commit)
+            ran = self._driver.run(statement, parameters, commit=commit)
+        if commit:
+            self._committed()
+        return ran
 
     def run_many(self, statement: Prepared, parameters: Sequence[Mapping[str, Any]]) -> Ran:
         with reachable(self.url):
             return self._driver.run_many(statement, parameters)
 
     def commit(self) -> None:
+        self._before_commit()
         with reachable(self.url):
             self.connection.commit()
+        self._committed()
 
 
 def violated(error: exc.IntegrityError, constraint: str, sqlite_columns: str) -> bool:

@@ -1,0 +1,163 @@
+"""A game's own thread: created for its opening (a forum post, or a thread started from a message in a
+text channel), archived and locked when it ends, removed again when the opening was refused after all.
+
+Creating and closing threads needs Create Public Threads, Send Messages in Threads and Manage
+Threads (docs/discord.md); without them the bot says so in the log and, where it can, in the channel.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import discord
+
+from bot.discord import escape
+from bot.discord.mentions import nobody
+
+log = logging.getLogger(__name__)
+
+NAME_MAX = 100  # Discord's limit for a channel (thread) name
+ARCHIVE_AFTER_MIN: Final[Literal[10080]] = 10080  # a week without messages: a slow game's turns fit
+_BLANKS = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class GameThread:
+    """A thread made for a game: its id and where its first message (the live table) is."""
+
+    thread_id: int
+    home_id: int
+    first_channel: int  # a forum post's first message is in the post; a text thread's in its channel
+    first_message: int
+    in_forum: bool
+
+    @property
+    def live_message(self) -> str:
+        return f"{self.first_channel}:{self.first_message}"
+
+
+class CannotCreateThread(Exception):
+    """Discord refused the thread (missing permissions): the opening does not happen."""
+
+
+def thread_name(title: str) -> str:
+    """A thread name from the service's title: one line, no mention syntax, at most 100 characters."""
+    one_line = _BLANKS.sub(" ", escape.one_line(title)).strip()
+    safe = discord.utils.escape_mentions(one_line)
+    return safe if len(safe) <= NAME_MAX else safe[: NAME_MAX - 1] + "…"
+
+
+async def home_of(client: discord.Client, channel: Any) -> discord.abc.GuildChannel | None:
+    """The channel a game's thread is made in: a thread's parent, or the channel itself."""
+    parent_id = getattr(channel, "parent_id", None)
+    home_id = parent_id if parent_id is not None else getattr(channel, "id", None)
+    if home_id is None:
+        return None
+    found = client.get_channel(home_id)
+    if found is None:
+        try:
+            found = await client.fetch_channel(home_id)
+        except discord.HTTPException as error:
+            log.warning("cannot see the channel %s a thread was asked for in: %s", home_id, error)
+            return None
+    return found if isinstance(found, discord.abc.GuildChannel) else None
+
+
+async def create(
+    client: discord.Client, home: discord.abc.GuildChannel, title: str, placeholder: str
+) -> GameThread:
+    """A new thread named ``title`` in ``home`` whose first message says ``placeholder`` (it becomes the
+    live table once the game is open). Raises :class:`CannotCreateThread` when Discord refuses."""
+    name = thread_name(title)
+    try:
+        if isinstance(home, discord.ForumChannel):
+            return await _forum_post(client, home, name, placeholder)
+        if isinstance(home, discord.TextChannel):
+            return await _text_thread(home, name, placeholder)
+    except discord.Forbidden as error:
+        log.error(
+            "cannot create a game thread in channel %s (%s): the bot needs Create Public Threads and Send "
+            "Messages in Threads there (docs/discord.md)",
+            home.id,
+            error.text or error.code,
+        )
+        raise CannotCreateThread(str(error)) from error
+    raise CannotCreateThread(f"channel {home.id} takes no threads ({type(home).__name__})")
+
+
+async def _forum_post(
+    client: discord.Client, forum: discord.ForumChannel, name: str, first: str
+) -> GameThread:
+    """A forum post, through Discord's route as its API describes it (discord.py's helper adds a
+    query parameter the API does not declare)."""
+    payload: dict[str, Any] = {
+        "name": name,
+        "auto_archive_duration": ARCHIVE_AFTER_MIN,
+        "message": {"content": first, "allowed_mentions": {"parse": []}},
+    }
+    if forum.flags.require_tag and forum.available_tags:
+        payload["applied_tags"] = [str(forum.available_tags[0].id)]
+    route = discord.http.Route("POST", "/channels/{channel_id}/threads", channel_id=forum.id)
+    data = await client.http.request(route, json=payload)
+    thread_id = int(data["id"])
+    message_id = int((data.get("message") or {}).get("id") or thread_id)  # a post's first message has its id
+    return GameThread(thread_id, forum.id, thread_id, message_id, in_forum=True)
+
+
+async def _text_thread(channel: discord.TextChannel, name: str, first: str) -> GameThread:
+    starter = await channel.send(first, allowed_mentions=nobody())
+    try:
+        thread = await starter.create_thread(name=name, auto_archive_duration=ARCHIVE_AFTER_MIN)
+    except discord.HTTPException:
+        await _quietly(starter.delete())
+        raise
+    return GameThread(thread.id, channel.id, channel.id, starter.id, in_forum=False)
+
+
+async def remove(client: discord.Client, made: GameThread, note: str) -> None:
+    """Undo a thread whose game was not opened after all (another moderator was quicker): delete it,
+    or — without Manage Threads — leave the refusal in it and archive it."""
+    try:
+        await client.http.delete_channel(made.thread_id)
+        if not made.in_forum:
+            await client.http.delete_message(made.first_channel, made.first_message)
+        return
+    except discord.HTTPException as error:
+        log.info("could not delete the unused thread %s (%s); archiving it", made.thread_id, error)
+    edited = discord.http.handle_message_parameters(content=note, embeds=[], allowed_mentions=nobody())
+    await _quietly(client.http.edit_message(made.first_channel, made.first_message, params=edited))
+    await _quietly(client.http.edit_channel(made.thread_id, archived=True))
+
+
+async def close(client: discord.Client, thread_id: int, cannot_lock: str) -> bool:
+    """Archive and lock a finished game's thread, so it stays as the record. Without Manage Threads
+    it is archived only, after a note saying why. Answers whether it was locked."""
+    try:
+        await client.http.edit_channel(thread_id, archived=True, locked=True)
+        return True
+    except discord.Forbidden as error:
+        log.error(
+            "cannot lock the finished game's thread %s (%s): the bot needs Manage Threads (docs/discord.md)",
+            thread_id,
+            error.text or error.code,
+        )
+    except discord.HTTPException as error:
+        log.warning("could not archive the finished game's thread %s: %s", thread_id, error)
+        return False
+    await _quietly(client.http.send_message(thread_id, params=_note(cannot_lock)))
+    await _quietly(client.http.edit_channel(thread_id, archived=True))
+    return False
+
+
+def _note(text: str) -> discord.http.MultipartParameters:
+    return discord.http.handle_message_parameters(content=text, allowed_mentions=nobody())
+
+
+async def _quietly(call: Any) -> None:
+    try:
+        await call
+    except discord.HTTPException as error:
+        log.info("a thread chore failed: %s", error)

@@ -1,0 +1,166 @@
+"""The service's side of Discord as the forum: where a new game is played (its own thread or in place),
+its live table, the reminder before a turn times out, the result line for a thread's home, and what
+the front end needs after a restart — where to catch up and which answers are still to deliver.
+
+Functions here run inside a unit of work the croupier opened (like :mod:`bot.corrections`); none of
+them touches the network or knows Discord's markup: a front end draws what they answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.games import GAMES, language_of
+from bot.rendering import Narrator, Table, namer
+from bot.replies import Live, Reply
+from bot.store import GameRecord, UnitOfWork
+from engine import dice as dice_mod
+from engine.errors import CroupierError
+from engine.game import Game, Join
+
+DEFAULT_TOURNAMENT = "Turnier"  # the name of a tournament started on the spot by a game's opening
+THREAD_PLACES = frozenset({"forum", "post"})  # a forum has no message box: games always get a post
+TEXT_PLACES = frozenset({"text", "thread"})  # a text channel: a thread unless its setting says no
+REMINDER_SHARE = 5  # remind when a fifth of the turn time is left …
+REMINDER_FLOOR_S = 60  # … but at least a minute before the deadline …
+REMINDER_CAP_SHARE = 2  # … and never earlier than halfway through the turn
+
+
+def thread_title(narrator: Narrator, game: Game[Any], number: int, tournament: str, lang: str) -> str:
+    """ "Durchgang 3 · Frühjahrsturnier": the game's title and its tournament, as plain text (a thread
+    name shows no markup; the front end makes it one line and short enough)."""
+    title = narrator.line("game.round", {"number": number}, lang, game=game, literal=True)
+    facts = {"title": title, "tournament": tournament}
+    return narrator.line("discord.thread.title", facts, lang, literal=True)
+
+
+def wants_thread(place: str, threads_setting: bool) -> bool:
+    """A new game gets a thread of its own in a forum (always) and in a text channel or one of its
+    threads (unless the channel's setting turned threads off); never on the console or in a replay
+    (``place``: see ``Incoming.place``)."""
+    return place in THREAD_PLACES or (place in TEXT_PLACES and threads_setting)
+
+
+def takes_sign_ups(game: Game[Any], state: Any) -> bool:
+    """Whether the game would seat a newcomer now (a dry run of a sign-up: the state is immutable)."""
+    try:
+        game.apply(state, "\x00newcomer", Join("newcomer"), dice_mod.ScriptedDice(()))
+    except CroupierError:
+        return False
+    return True
+
+
+def live_of(record: GameRecord, game: Game[Any], state: Any, verifiable: bool) -> Live | None:
+    """The live table of a game that has one (a game in a thread of its own), as it stands now."""
+    if record.live_message is None:
+        return None
+    finished = game.finished(state)
+    return Live(
+        message=record.live_message,
+        commitment=record.commitment if verifiable else None,
+        options=tuple((str(key), str(value)) for key, value in sorted(record.options.items())),
+        joinable=not finished and takes_sign_ups(game, state),
+        finished=finished,
+    )
+
+
+def result_line(
+    narrator: Narrator, record: GameRecord, game: Game[Any], state: Any, title: str, lang: str
+) -> str:
+    """The line a finished game's home gets when the game was played in a thread of its own: who
+    finished ahead (the highest points of the final table); "" for a game played in place."""
+    if record.live_message is None:
+        return ""
+    seats = list(game.table(state))
+    if not seats:
+        return narrator.line("discord.thread.result_empty", {"title": title}, lang, game=game)
+    best = max(seat.points for seat in seats)
+    ahead = [seat.player for seat in seats if seat.points == best]
+    facts = {"title": title, "players": ahead, "points": best}
+    return narrator.line("discord.thread.result", facts, lang, game=game, name_of=namer(seats))
+
+
+def reminder_lead(turn_timeout_s: int) -> timedelta:
+    """How long before the deadline the player to act is reminded (see the constants above)."""
+    lead = max(turn_timeout_s / REMINDER_SHARE, REMINDER_FLOOR_S)
+    return timedelta(seconds=min(lead, turn_timeout_s / REMINDER_CAP_SHARE))
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A reminder to post: where, and the reply (the table, the board, a ping for the player to act)."""
+
+    channel: str
+    reply: Reply
+
+
+def reminders_in(uow: UnitOfWork, narrator: Narrator, now: datetime, verifiable: bool) -> list[Reminder]:
+    """Claim and render the reminders that are due (each at most once, across processes)."""
+    due: list[Reminder] = []
+    timeouts: dict[tuple[str, str], int] = {}
+    for game in uow.forum.unreminded(now):
+        key = (game.guild, game.home)
+        if key not in timeouts:
+            timeouts[key] = uow.settings.get(*key).turn_timeout_seconds
+        if game.turn_deadline - now > reminder_lead(timeouts[key]):
+            continue
+        if not uow.forum.claim_reminder(game.game_id, game.version, now):
+            continue  # another process reminded, or the game just moved on
+        channel = uow.channels.state(game.guild, game.channel, game.home)
+        record = channel.game
+        if record is None or record.kind not in GAMES or record.to_act is None:
+            continue
+        due.append(Reminder(record.channel, _reminder(narrator, record, language_of(channel), verifiable)))
+    uow.commit()
+    return due
+
+
+def _reminder(narrator: Narrator, record: GameRecord, lang: str, verifiable: bool) -> Reply:
+    game = GAMES[record.kind]
+    state = game.load(record.snapshot)
+    table = Table(game, record.id, record.number, record.version, state)
+    seats = game.table(state)
+    line = narrator.line(
+        "discord.reminder.line", {"player": record.to_act}, lang, game=game, name_of=namer(seats)
+    )
+    reply = narrator.about(table, [line], lang, wake=record.to_act, deadline=record.turn_deadline)
+    return replace(reply, live=live_of(record, game, state, verifiable))
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An answer an earlier process logged but never saw delivered, to be posted (once) now."""
+
+    log_id: int
+    message_id: str  # "discord:…", "interaction:…", "timeout:…"
+    channel: str
+    actor: str
+    logged_at: datetime
+    reply: Reply
+
+
+def pending_in(uow: UnitOfWork, narrator: Narrator, before: datetime, verifiable: bool) -> list[Pending]:
+    """The answers still pending from before ``before``, in log order; the newest answer of a game
+    that has not moved on since gets its board and live table back (the log keeps neither)."""
+    found: list[Pending] = []
+    games: dict[int, GameRecord | None] = {}
+    for entry in uow.delivery.pending(before):
+        reply = replace(Reply.from_log(entry.reply), duplicate=False, log_id=entry.id)
+        if entry.game_id is not None and reply.game_id is not None:
+            if entry.game_id not in games:
+                games[entry.game_id] = uow.games.get(entry.game_id)
+            record = games[entry.game_id]
+            if record is not None and record.kind in GAMES and record.version == reply.version:
+                reply = _current(narrator, record, reply, verifiable)
+        found.append(Pending(entry.id, entry.message_id, entry.channel, entry.actor, entry.created_at, reply))
+    return found
+
+
+def _current(narrator: Narrator, record: GameRecord, reply: Reply, verifiable: bool) -> Reply:
+    game = GAMES[record.kind]
+    state = game.load(record.snapshot)
+    table = Table(game, record.id, record.number, record.version, state)
+    board = narrator.board(table, reply.language, namer(game.table(state))) if record.is_open else None
+    return replace(reply, board=board, live=live_of(record, game, state, verifiable))

@@ -1,0 +1,135 @@
+"""``uow.forum``: what Discord-as-the-forum needs besides moves — the open games of a home (a forum or
+text channel whose threads hold the games), due reminders, and where to catch up after a restart."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import bindparam, func, literal_column, select, update
+
+from bot.store.records import CatchUpPoint, Unreminded
+from bot.store.repositories.tables import IS_OPEN, games_t, log_t, tournaments_t
+from bot.store.repositories.transaction import Transaction, check_instant
+
+CHAT_PREFIX = "discord:"  # the log ids of chat lines; slash commands and presses are "interaction:…"
+
+_OPEN_OF_KIND_IN_HOME = (
+    select(games_t.c.id)
+    .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
+    .where(
+        IS_OPEN,
+        games_t.c.kind == bindparam("b_kind"),
+        tournaments_t.c.guild == bindparam("b_guild"),
+        tournaments_t.c.channel == bindparam("b_home"),
+    )
+    .limit(1)
+)
+_UNREMINDED = (
+    select(
+        games_t.c.id,
+        games_t.c.version,
+        games_t.c.channel,
+        games_t.c.turn_deadline,
+        tournaments_t.c.guild,
+        tournaments_t.c.channel.label("home"),
+    )
+    .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
+    .where(
+        IS_OPEN,
+        games_t.c.turn_deadline.is_not(None),
+        games_t.c.turn_deadline > bindparam("b_now"),
+        games_t.c.reminded_at.is_(None),
+        games_t.c.to_act.is_not(None),
+    )
+    .order_by(games_t.c.turn_deadline, games_t.c.id)
+)
+_CLAIM_REMINDER = (
+    update(games_t)
+    .where(
+        games_t.c.id == bindparam("b_id"),
+        games_t.c.version == bindparam("b_version"),
+        games_t.c.reminded_at.is_(None),
+        IS_OPEN,
+    )
+    .values(reminded_at=bindparam("b_now"))
+)
+_LAST_CHAT_LINE = (
+    select(log_t.c.message_id)
+    .where(log_t.c.game_id == games_t.c.id, log_t.c.message_id.like(literal_column(f"'{CHAT_PREFIX}%'")))
+    .order_by(log_t.c.id.desc())
+    .limit(1)
+    .correlate(games_t)
+    .scalar_subquery()
+)
+_OPEN_GAMES = (
+    select(
+        games_t.c.id,
+        games_t.c.channel,
+        games_t.c.opened_at,
+        tournaments_t.c.guild,
+        _LAST_CHAT_LINE.label("last_line"),
+    )
+    .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
+    .where(IS_OPEN)
+    .order_by(games_t.c.id)
+)
+
+
+class Forum:
+    """``uow.forum``: open games by home, reminders, catch-up points."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+
+    def open_of_kind(
+        self, guild: str, home: str, kind: str, *, lock_tournament: int | None = None
+    ) -> int | None:
+        """The id of an open game of ``kind`` in any thread of ``home`` (or in ``home`` itself), if any.
+
+        ``lock_tournament``: first lock that tournament's row (PostgreSQL), as creating a game does,
+        so two moderators opening at once are judged one after the other.
+        """
+        if lock_tournament is not None:
+            self._tx.execute(
+                select(tournaments_t.c.id).where(tournaments_t.c.id == lock_tournament).with_for_update()
+            )
+        found = self._tx.execute(_OPEN_OF_KIND_IN_HOME, {"b_kind": kind, "b_guild": guild, "b_home": home})
+        return found.scalar_one_or_none()
+
+    def next_number(self, tournament_id: int, kind: str) -> int:
+        """The number the tournament's next game of ``kind`` will get (each kind counts its own)."""
+        statement = select(func.coalesce(func.max(games_t.c.number), 0) + 1).where(
+            games_t.c.tournament_id == tournament_id, games_t.c.kind == kind
+        )
+        return int(self._tx.execute(statement).scalar_one())
+
+    def unreminded(self, now: datetime) -> tuple[Unreminded, ...]:
+        """Open games whose player to act still has time and was not reminded of this deadline yet,
+        the nearest deadline first (few: one row per open game, no snapshot)."""
+        check_instant("now", now)
+        rows = self._tx.execute(_UNREMINDED, {"b_now": now})
+        return tuple(
+            Unreminded(row.id, row.version, row.guild, row.channel, row.home, row.turn_deadline)
+            for row in rows
+        )
+
+    def claim_reminder(self, game_id: int, version: int, now: datetime) -> bool:
+        """Mark the game's player to act as reminded — only if nobody did it first and the game is
+        still at ``version`` (one conditional UPDATE: exactly one process wins, whatever the timing)."""
+        check_instant("now", now)
+        parameters = {"b_id": game_id, "b_version": version, "b_now": now}
+        return int(self._tx.execute(_CLAIM_REMINDER, parameters).rowcount) == 1
+
+    def catch_up_points(self) -> tuple[CatchUpPoint, ...]:
+        """For every open game: its channel and the last chat line logged for it (a move or a refusal
+        that named the game), found through the game's index of the log."""
+        return tuple(
+            CatchUpPoint(
+                guild=row.guild,
+                channel=row.channel,
+                game_id=row.id,
+                opened_at=row.opened_at,
+                after=row.last_line.removeprefix(CHAT_PREFIX) if row.last_line else None,
+            )
+            for row in self._tx.execute(_OPEN_GAMES)
+        )

@@ -1,0 +1,139 @@
+"""``uow.delivery`` and ``uow.forum`` (bot/store/repositories/delivery.py, forum.py) on both stores: pending
+answers in log order and their acknowledgement in one statement, a reminder claimed exactly once and
+cleared by the next save, where to catch up, and one open game of a kind per home."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.store import GameSave, NewLogEntry, Store
+from bot.store.repositories.delivery import DELIVERED, PENDING, UNDELIVERABLE
+from tests.store.test_repositories import NOW, new_game
+
+
+async def logged(store: Store, message_id: str, *, game_id: int | None, delivery: str | None) -> int:
+    with store.transaction() as uow:
+        entry = uow.log.append(
+            message_id,
+            channel="chan-1",
+            actor="anna",
+            text="weiter",
+            now=NOW,
+            game_id=game_id,
+            delivery=delivery,
+        )
+        uow.commit()
+    return entry.id
+
+
+async def test_pending_answers_come_in_log_order_and_are_acknowledged_once(store: Store) -> None:
+    game = await new_game(store, players=("anna",))
+    first = await logged(store, "discord:1", game_id=game.id, delivery=PENDING)
+    await logged(store, "console:1", game_id=game.id, delivery=None)  # a front end that answers in place
+    second = await logged(store, "discord:2", game_id=game.id, delivery=PENDING)
+    with store.transaction(read_only=True) as uow:
+        assert [e.id for e in uow.delivery.pending(NOW)] == [first, second]
+        assert uow.delivery.pending(NOW - timedelta(seconds=1)) == ()  # only what was logged by then
+    with store.transaction() as uow:
+        assert uow.delivery.mark([second, first], DELIVERED, NOW) == 2
+        assert uow.delivery.mark([first], UNDELIVERABLE, NOW) == 0  # only pending ones change
+        uow.commit()
+    with store.transaction(read_only=True) as uow:
+        assert uow.delivery.pending(NOW) == ()
+        entry = uow.log.find("discord:1")
+        assert entry is not None
+        assert (entry.delivery, entry.delivered_at) == (DELIVERED, NOW)
+    with pytest.raises(ValueError, match="delivery must be one of"), store.transaction() as uow:
+        uow.delivery.mark([first], "sent", NOW)
+
+
+async def test_acknowledgements_ride_on_the_next_commit_and_vanish_with_a_rollback(store: Store) -> None:
+    game = await new_game(store, players=("anna",))
+    entry = await logged(store, "discord:1", game_id=game.id, delivery=PENDING)
+    with store.transaction() as uow:
+        uow.before_commit(lambda: uow.delivery.mark([entry], DELIVERED, NOW))  # never committed
+    with store.transaction(read_only=True) as uow:
+        assert [e.id for e in uow.delivery.pending(NOW)] == [entry]
+    with store.transaction() as uow:
+        uow.before_commit(lambda: uow.delivery.mark([entry], DELIVERED, NOW))
+        uow.commit()
+        assert uow.commits == 1
+    with store.transaction(read_only=True) as uow:
+        assert uow.delivery.pending(NOW) == ()
+
+
+async def test_a_reminder_is_claimed_once_and_the_next_save_clears_it(store: Store) -> None:
+    game = await new_game(store, players=("anna", "ben"))
+    deadline = NOW + timedelta(minutes=10)
+    with store.transaction() as uow:
+        saved = uow.games.save(game.id, game.version, game.snapshot, 0, "anna", deadline, game.participants)
+        uow.commit()
+    with store.transaction(read_only=True) as uow:
+        (waiting,) = uow.forum.unreminded(NOW)
+        assert (waiting.game_id, waiting.version, waiting.home, waiting.turn_deadline) == (
+            game.id,
+            saved.version,
+            "chan-1",
+            deadline,
+        )
+        assert uow.forum.unreminded(deadline) == ()  # past the deadline it is the timeout's turn
+    with store.transaction() as uow:
+        assert uow.forum.claim_reminder(game.id, saved.version, NOW)
+        assert not uow.forum.claim_reminder(game.id, saved.version, NOW)  # a second process loses
+        uow.commit()
+    with store.transaction(read_only=True) as uow:
+        assert uow.forum.unreminded(NOW) == ()
+        reloaded = uow.games.get(game.id)
+        assert reloaded is not None
+        assert reloaded.reminded_at == NOW
+    with store.transaction() as uow:
+        current = uow.games.get(game.id)
+        assert current is not None
+        uow.games.save_and_log(
+            GameSave(game.id, current.version, current.snapshot, 0, "ben", deadline, current.participants),
+            _entry(game.id),
+        )
+        uow.commit()
+    with store.transaction(read_only=True) as uow:
+        again = uow.games.get(game.id)
+        assert again is not None
+        assert again.reminded_at is None  # a new deadline, a new reminder
+        assert [w.game_id for w in uow.forum.unreminded(NOW)] == [game.id]
+    with store.transaction() as uow:
+        assert not uow.forum.claim_reminder(game.id, saved.version, NOW)  # an old version claims nothing
+
+
+def _entry(game_id: int) -> NewLogEntry:
+    return NewLogEntry("discord:9", "chan-1", "anna", "stopp", NOW, game_id=game_id, delivery=PENDING)
+
+
+async def test_catch_up_points_name_each_open_game_and_its_last_chat_line(store: Store) -> None:
+    game = await new_game(store, players=("anna",))
+    other = await new_game(store, "chan-2", players=("ben",))
+    await logged(store, "discord:100", game_id=game.id, delivery=None)
+    await logged(store, "interaction:200", game_id=game.id, delivery=None)  # not a chat line
+    with store.transaction(read_only=True) as uow:
+        points = {point.channel: point for point in uow.forum.catch_up_points()}
+    assert points["chan-1"].after == "100"
+    assert points["chan-1"].game_id == game.id
+    assert points["chan-2"].after is None  # nothing typed yet: read from the opening on
+    assert points["chan-2"].opened_at == other.opened_at
+    assert points["chan-1"].guild == "guild-1"
+
+
+async def test_a_home_has_one_open_game_of_each_kind(store: Store) -> None:
+    game = await new_game(store, "thread-1", players=("anna",))
+    with store.transaction() as uow:
+        tournament = uow.tournaments.get(game.tournament_id)
+        assert tournament is not None
+        assert uow.forum.open_of_kind("guild-1", tournament.channel, "verflixte6") == game.id
+        assert uow.forum.open_of_kind("guild-1", tournament.channel, "killer") is None
+        assert uow.forum.open_of_kind("guild-2", tournament.channel, "verflixte6") is None
+        assert (
+            uow.forum.open_of_kind("guild-1", "thread-1", "verflixte6", lock_tournament=tournament.id)
+            == game.id
+        )
+        assert uow.forum.next_number(tournament.id, "verflixte6") == 2
+        assert uow.forum.next_number(tournament.id, "killer") == 1
