@@ -13,15 +13,12 @@ many acknowledgements were left to a transaction of their own at the end (the re
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import os
 import time
 
 from sqlalchemy import func, select
 
 from bench.support import (
-    GUILD,
-    MODERATOR,
     Move,
     Percentiles,
     Players,
@@ -31,7 +28,7 @@ from bench.support import (
     scratch_database,
     seconds,
 )
-from bot.croupier import Croupier, Incoming, seed_from_text
+from bot.croupier import Croupier, seed_from_text
 from bot.replies import Reply
 from bot.store import Store
 from bot.store.repositories.tables import log_t
@@ -40,29 +37,11 @@ CHANNELS = 8
 ROUNDS = 3
 
 
-@dataclasses.dataclass
 class TrackedPlayers(Players):
     """Players on Discord: their messages are tracked, and each answer is acknowledged once "posted"."""
 
     async def send(self, move: Move) -> Reply:
-        self._count += 1
-        msg = Incoming(
-            message_id=f"{self.sender}:{self.channel}:{self._count}",
-            guild=GUILD,
-            channel=self.channel,
-            author=move.author,
-            author_name=self._name(move.author),
-            text=move.text,
-            is_moderator=move.author == MODERATOR,
-            is_admin=move.author == MODERATOR,
-            tracked=True,
-        )
-        if move.opens:
-            reply = await self.croupier.open_game(msg, "verflixte6", {})
-        elif move.command is not None:
-            reply = await self.croupier.execute(msg, move.command)
-        else:
-            reply = await self.croupier.handle_text(msg)
+        reply = await super().send(move)
         if reply.log_id is not None:
             self.croupier.acknowledge(reply.log_id)
         return reply
@@ -86,7 +65,8 @@ async def measure(backend: str) -> None:
             tracked = Croupier(store=store, seed_source=seed_from_text("bench"))
             untracked_tables: list[Players] = [Players(plain, f"plain-{i}", seed=i) for i in range(CHANNELS)]
             tracked_tables: list[Players] = [
-                TrackedPlayers(tracked, f"tracked-{i}", seed=i, sender="tracked") for i in range(CHANNELS)
+                TrackedPlayers(tracked, f"tracked-{i}", seed=i, sender="tracked", tracked=True)
+                for i in range(CHANNELS)
             ]
             await run(untracked_tables, seconds(1.0), Percentiles())
             await run(tracked_tables, seconds(1.0), Percentiles())

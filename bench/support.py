@@ -217,6 +217,7 @@ class Players:
     seed: int = 0
     refusal_share: float = REFUSAL_SHARE
     sender: str = "bench"
+    tracked: bool = False  # as from Discord: each answer's delivery is tracked in the log
     mix: Counter[str] = field(default_factory=Counter)
     unexpected: Counter[str] = field(default_factory=Counter)  # refusals the players did not ask for
     _rng: random.Random = field(init=False)
@@ -253,6 +254,7 @@ class Players:
             text=move.text,
             is_moderator=move.author == MODERATOR,
             is_admin=move.author == MODERATOR,
+            tracked=self.tracked,
         )
         if move.opens:
             return await self.croupier.open_game(msg, "verflixte6", {})
