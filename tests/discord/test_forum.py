@@ -221,24 +221,39 @@ async def test_durchgaenge_in_a_forum_each_get_a_post_and_count_in_one_tournamen
     print("\n".join(hall.seen))
 
 
-async def test_a_durchgang_in_a_text_channel_gets_a_thread_and_the_channel_its_result(hall: Hall) -> None:
+async def test_durchgaenge_in_a_text_channel_get_threads_and_the_channel_their_results(hall: Hall) -> None:
     p, emu = hall.table.people, hall.emu
     async with hall.table.running():
-        thread = await play_a_durchgang(hall, hall.text, 1, (3, 4))
-        assert emu.thread(thread)["parent_id"] == str(hall.text)
-        result = await emu.next_message(
-            hall.text, predicate=lambda m: m.via == "channel" and "🏁" in m.content
-        )
-        ahead = hall.table.says("discord.thread.result", title=title(1), players=["Ben"], points=4)
-        assert result.content == drawn("discord.thread.result_post", result=ahead, thread=f"<#{thread}>")
-        assert not result.pings.anyone
-        hall.note("#tisch", result.content)
-        starter = emu.message(thread)  # the live table is the thread's starter message, in the channel
-        assert starter["channel_id"] == str(hall.text)
-        assert starter["embeds"][0]["description"] == drawn("discord.live.finished")
+        threads = []
+        for number, faces, leader, points in ((1, (3, 4), "Ben", 4), (2, (5, 2), "Anna", 5)):
+            thread = await play_a_durchgang(hall, hall.text, number, faces)
+            threads.append(thread)
+            assert emu.thread(thread)["parent_id"] == str(hall.text)
+            result = await emu.next_message(
+                hall.text,
+                predicate=lambda m, t=thread: (
+                    m.via == "channel" and "🏁" in m.content and f"<#{t}>" in m.content
+                ),
+            )
+            ahead = hall.table.says(
+                "discord.thread.result", title=title(number), players=[leader], points=points
+            )
+            assert result.content == drawn("discord.thread.result_post", result=ahead, thread=f"<#{thread}>")
+            assert not result.pings.anyone
+            hall.note("#tisch", result.content)
+            starter = emu.message(thread)  # the live table is the thread's starter message, in the channel
+            assert starter["channel_id"] == str(hall.text)
+            assert starter["embeds"][0]["description"] == drawn("discord.live.finished")
+        assert len(set(threads)) == 2
         standings = await hall.public(hall.text, p.anna, "tabelle")
         lines = standings.embeds[0]["description"].strip("`\n").splitlines()
-        assert [line.split() for line in lines[1:]] == [["1", "Ben", "4", "4"], ["2", "Anna", "3", "3"]]
+        assert [line.split() for line in lines[1:]] == [
+            ["1", "Anna", "3", "5", "8"],
+            ["2", "Ben", "4", "2", "6"],
+        ]
+        side = await emu.start_thread(hall.text, p.carl, "Plauderecke")  # any thread of the channel
+        elsewhere = await hall.public(side, p.carl, "tabelle")
+        assert elsewhere.embeds == standings.embeds  # one tournament: the channel's
 
 
 async def test_the_player_to_act_is_reminded_once_before_the_timeout(hall: Hall) -> None:
