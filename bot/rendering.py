@@ -56,7 +56,7 @@ class Narrator:
         """``literal``: for button labels and placeholders, which front ends show as typed."""
         scope = scope_of(game) if game is not None else None
         commands = self.spelling.commands(lang)
-        if literal:
+        if literal or not facts:  # without facts there is nothing to escape
             return texts.render(key, facts, lang, name_of, commands, scope)
         shown = self.spelling.name
         safe = {k: _shown(k, v, shown) for k, v in facts.items()}
@@ -76,7 +76,8 @@ class Narrator:
     ) -> Reply:
         """What happened (``events`` turned ``before`` into ``table.state``) and where it left the game."""
         game = table.game
-        name_of = namer(game.table(before), game.table(table.state))
+        seats = game.table(table.state)
+        name_of = namer(game.table(before), seats)
         lines = [self.line(event.kind(), event.facts(), lang, game=game, name_of=name_of) for event in events]
         seed_hex = seed.hex() if seed is not None else None
         if seed_hex is not None:
@@ -88,7 +89,9 @@ class Narrator:
         to_act = game.to_act(table.state)
         waiting = game.to_act(before)
         wake = to_act if to_act not in (None, actor, waiting) else None
-        return self.about(table, lines, lang, name_of=name_of, seed=seed_hex, cards=cards, wake=wake)
+        return self.about(
+            table, lines, lang, name_of=name_of, seats=seats, seed=seed_hex, cards=cards, wake=wake
+        )
 
     def answer(self, table: Table, events: Sequence[Event], lang: str) -> Reply:
         """The answer to a question about a game (Killer's odds): for the asker alone, no table, no
@@ -123,11 +126,13 @@ class Narrator:
         lang: str,
         *,
         name_of: NameOf | None = None,
+        seats: Sequence[Seat] | None = None,
         **extra: Any,
     ) -> Reply:
-        """A reply about a game: its lines, then the running table and board under the game's title."""
+        """A reply about a game: its lines, then the running table and board under the game's title.
+        ``seats``: the table of ``table.state``, when the caller has it already."""
         game = table.game
-        seats = game.table(table.state)
+        seats = game.table(table.state) if seats is None else seats
         name_of = name_of or namer(seats)
         return Reply(
             ok=True,
