@@ -112,13 +112,20 @@ class Incoming:
         return self.parent or self.channel
 
 
-def readings(text: str) -> dict[str, Reading]:
+def readings(text: str, first: str | None = None) -> dict[str, Reading]:
     """What each registered game reads in a chat line: a command, a refusal (malformed), or nothing.
 
     Parsing needs no store, so the service reads a line before it goes near one, and hands these
-    readings on so the channel's game does not parse the line again.
+    readings on so the channel's game does not parse the line again. ``first``: the kind of game
+    likely open in the channel (:class:`bot.open_kinds.OpenKinds`); when it reads the line, its
+    reading is the only one (the unit of work parses for another game if the channel holds one).
     """
-    return {kind: read_line(game, text) for kind, game in GAMES.items()}
+    known: dict[str, Reading] = {}
+    if first is not None and first in GAMES:
+        known[first] = read_line(GAMES[first], text)
+        if known[first] is not None:
+            return known
+    return {kind: known[kind] if kind in known else read_line(game, text) for kind, game in GAMES.items()}
 
 
 def might_be_command(text: str) -> bool:
@@ -175,7 +182,7 @@ class Croupier:
         chit-chat line stays chit-chat.
         """
         request = Typed.of(msg.text)
-        read = readings(request.text)
+        read = readings(request.text, first=self._open_kinds.get(msg.channel))
         if all(reading is None for reading in read.values()):
             if request.length or not any(game.near_miss(msg.text) for game in GAMES.values()):
                 return Reply.nothing()  # chit-chat never reaches the store
