@@ -40,8 +40,12 @@ def namer(*seatings: Sequence[Seat]) -> NameOf:
 
 
 class Narrator:
-    def __init__(self, spelling: Spelling) -> None:
+    """``boards``: whether replies about a game carry the board of the player to act; a front end
+    that draws none (the console) spares rendering it — the log never keeps a board."""
+
+    def __init__(self, spelling: Spelling, *, boards: bool = True) -> None:
         self.spelling = spelling
+        self.boards = boards
 
     def line(
         self,
@@ -139,7 +143,7 @@ class Narrator:
             lines=tuple(lines),
             title=self.line("game.round", {"number": table.number}, lang, game=game),
             table=self.rows(game, seats, lang),
-            board=self.board(table, lang, name_of),
+            board=self.board(table, lang, name_of) if self.boards else None,
             language=lang,
             game_id=table.game_id,
             game_kind=game.name,
