@@ -160,12 +160,13 @@ class Croupier:
     clock: Clock = field(default=lambda: datetime.now(UTC))
     spelling: Spelling = field(default_factory=ConsoleSpelling)
     web_base_url: str = "http://127.0.0.1:8080"  # where /settings web=on says the pages are (WEB_BASE_URL)
+    boards: bool = True  # replies carry the board of the player to act; the console draws none
     _locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
     _open_kinds: OpenKinds = field(default_factory=OpenKinds)
 
     @cached_property
     def narrator(self) -> Narrator:
-        return Narrator(self.spelling)
+        return Narrator(self.spelling, boards=self.boards)
 
     @property
     def verifiable(self) -> bool:

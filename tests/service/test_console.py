@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.console import Console, run_console
-from bot.croupier import Croupier, seed_from_text
+from bot.console import CHANNEL, GUILD, Answer, Console, run_console
+from bot.croupier import Croupier, Incoming, seed_from_text
 from bot.games import GAMES, scope_of
+from bot.replies import Board
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from bot.texts import render
@@ -236,3 +239,57 @@ def console_options() -> dict[str, argparse.Action]:
     subparsers = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
     console = subparsers.choices["console"]
     return {flag: action for action in console._actions for flag in action.option_strings}
+
+
+async def test_the_console_draws_no_boards_yet_prints_and_logs_the_same(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """A croupier that draws no boards (the console's: it prints none) prints and logs the same as one
+    that draws them."""
+    lines = ["mod: /open verflixte6", "anna: /join", "ben: /join", "anna: weiter", "anna: raube ben"]
+    lines += ["anna: stopp", "ben: weiter mit Joker Rattenlrd", "ben: weiter", "ben: stopp", "mod: /close"]
+    moment = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    printed: dict[bool, list[Answer | None]] = {}
+    logged: dict[bool, list[object]] = {}
+    boards: dict[bool, Board | None] = {}
+    for draws in (True, False):
+        path = tmp_path / f"boards-{draws}.sqlite3"
+        shutil.copyfile(request.getfixturevalue("_sqlite_head"), path)
+        store = await Store.open(f"sqlite:///{path}")
+        try:
+            croupier = Croupier(
+                store=store, seed_source=seed_from_text("boards"), clock=lambda: moment, boards=draws
+            )
+            console = Console(croupier, moderators=frozenset({"mod"}), session="same")
+            printed[draws] = [await console.handle(line) for line in lines[:4]]
+            msg = Incoming("board", GUILD, CHANNEL, "anna", "anna", text="weiter")
+            boards[draws] = (await croupier.handle_text(msg)).board
+            printed[draws] += [await console.handle(line) for line in lines[4:]]
+            for number in range(1, len(lines) + 1):
+                found = await store.run(
+                    lambda uow, n=number: uow.log.find(f"console:same:{n}"), read_only=True
+                )
+                logged.setdefault(draws, []).append(None if found is None else found.reply)
+        finally:
+            await store.close()
+    assert boards[True] is not None
+    assert boards[True].buttons
+    assert boards[False] is None
+    assert printed[False] == printed[True]
+    assert logged[False] == logged[True]
+    assert None not in logged[True]  # every line was judged, and logged with its reply
+
+
+def test_croupier_console_draws_no_boards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.console
+    from bot.cli import main
+
+    seen: list[bool] = []
+
+    async def run(console: Console, **options: object) -> int:
+        seen.append(console.croupier.boards)
+        return 0
+
+    monkeypatch.setattr(bot.console, "run_console", run)
+    assert main(["console", "--db", f"sqlite:///{tmp_path / 'console.sqlite3'}"]) == 0
+    assert seen == [False]
