@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bot import texts
@@ -77,8 +78,10 @@ class Narrator:
         *,
         actor: str | None,
         seed: bytes | None = None,
+        deadline: datetime | None = None,
     ) -> Reply:
-        """What happened (``events`` turned ``before`` into ``table.state``) and where it left the game."""
+        """What happened (``events`` turned ``before`` into ``table.state``) and where it left the game;
+        ``deadline``: when the player to act then runs out of time."""
         game = table.game
         seats = game.table(table.state)
         name_of = namer(game.table(before), seats)
@@ -94,7 +97,15 @@ class Narrator:
         waiting = game.to_act(before)
         wake = to_act if to_act not in (None, actor, waiting) else None
         return self.about(
-            table, lines, lang, name_of=name_of, seats=seats, seed=seed_hex, cards=cards, wake=wake
+            table,
+            lines,
+            lang,
+            name_of=name_of,
+            seats=seats,
+            seed=seed_hex,
+            cards=cards,
+            wake=wake,
+            deadline=deadline,
         )
 
     def answer(self, table: Table, events: Sequence[Event], lang: str) -> Reply:
