@@ -338,8 +338,10 @@ class Croupier:
         finished = game.finished(move.state)
         table = Table(game, record.id, record.number, record.version + 1, move.state)
         seed = record.seed if finished and self.verifiable else None
-        reply = self.narrator.move(table, here.state, move.events, here.lang, actor=msg.author, seed=seed)
-        return replace(reply, deadline=self._deadline(here, move, now))
+        deadline = self._deadline(here, move, now)
+        return self.narrator.move(
+            table, here.state, move.events, here.lang, actor=msg.author, seed=seed, deadline=deadline
+        )
 
     def _deadline(self, here: _Playing, move: Applied, now: datetime) -> datetime | None:
         """When the player to act after the move runs out of time (the channel's turn timeout)."""
