@@ -79,11 +79,13 @@ class Narrator:
         actor: str | None,
         seed: bytes | None = None,
         deadline: datetime | None = None,
+        seats: Sequence[Seat] | None = None,
     ) -> Reply:
         """What happened (``events`` turned ``before`` into ``table.state``) and where it left the game;
-        ``deadline``: when the player to act then runs out of time."""
+        ``deadline``: when the player to act then runs out of time; ``seats``: the table of
+        ``table.state``, when the caller has it already."""
         game = table.game
-        seats = game.table(table.state)
+        seats = game.table(table.state) if seats is None else seats
         name_of = namer(game.table(before), seats)
         lines = [self.line(event.kind(), event.facts(), lang, game=game, name_of=name_of) for event in events]
         seed_hex = seed.hex() if seed is not None else None
