@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
@@ -80,7 +80,7 @@ from bot.suggestions import options as suggested_options
 from bot.verify import Report, verify_in
 from engine import dice as dice_mod
 from engine.errors import IllegalCommand, InvalidCommand
-from engine.game import Command, Game, Join, Timeout
+from engine.game import Command, Game, Join, Seat, Timeout
 
 log = logging.getLogger(__name__)
 
@@ -270,9 +270,9 @@ class Croupier:
         if isinstance(outcome, Refusal):
             outcome = reconsider(here.game, here.state, msg.author, request, outcome)
             return self._refuse(uow, msg, self._refusal(here, outcome))
-        now = self.clock()
-        reply = self._render(msg, here, outcome, now)
-        self._save(uow, msg, here, outcome, reply, now)  # and commits: one round trip on PostgreSQL
+        now, seats = self.clock(), here.game.table(outcome.state)
+        reply = self._render(msg, here, outcome, now, seats)
+        self._save(uow, msg, here, outcome, reply, now, seats)  # and commits: one round trip on PostgreSQL
         self._open_kinds.saw(msg.channel, None if here.game.finished(outcome.state) else here.record.kind)
         return reply
 
@@ -332,15 +332,25 @@ class Croupier:
             private=refusal.private,
         )
 
-    def _render(self, msg: Incoming, here: _Playing, move: Applied, now: datetime) -> Reply:
-        """The move's reply: what happened, the table and board after it, and the turn's deadline."""
+    def _render(
+        self, msg: Incoming, here: _Playing, move: Applied, now: datetime, seats: Sequence[Seat]
+    ) -> Reply:
+        """The move's reply: what happened, the table (``seats``) and board after it, and the turn's
+        deadline."""
         record, game = here.record, here.game
         finished = game.finished(move.state)
         table = Table(game, record.id, record.number, record.version + 1, move.state)
         seed = record.seed if finished and self.verifiable else None
         deadline = self._deadline(here, move, now)
         return self.narrator.move(
-            table, here.state, move.events, here.lang, actor=msg.author, seed=seed, deadline=deadline
+            table,
+            here.state,
+            move.events,
+            here.lang,
+            actor=msg.author,
+            seed=seed,
+            deadline=deadline,
+            seats=seats,
         )
 
     def _deadline(self, here: _Playing, move: Applied, now: datetime) -> datetime | None:
@@ -351,9 +361,16 @@ class Croupier:
         return now + timedelta(seconds=timeout)
 
     def _save(
-        self, uow: UnitOfWork, msg: Incoming, here: _Playing, move: Applied, reply: Reply, now: datetime
+        self,
+        uow: UnitOfWork,
+        msg: Incoming,
+        here: _Playing,
+        move: Applied,
+        reply: Reply,
+        now: datetime,
+        seats: Sequence[Seat],
     ) -> None:
-        """Write the move — game, participants, log entry with its reply — in one go."""
+        """Write the move — game, participants (``seats``), log entry with its reply — in one go."""
         record, game = here.record, here.game
         finished = game.finished(move.state)
         uow.games.save_and_log(
@@ -364,7 +381,7 @@ class Croupier:
                 dice_used=record.dice_used + len(move.dice),
                 to_act=game.to_act(move.state),
                 turn_deadline=reply.deadline,
-                participants=game.table(move.state),
+                participants=seats,
                 status="closed" if finished else "open",
                 closed_at=now if finished else None,
             ),
