@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import shlex
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from bot.console import CHANNEL, GUILD, Answer, Console, run_console
+from bot.console import CHANNEL, GUILD, Answer, Console, _words, run_console
 from bot.croupier import Croupier, Incoming, seed_from_text
 from bot.games import GAMES, scope_of
 from bot.replies import Board
@@ -293,3 +296,25 @@ def test_croupier_console_draws_no_boards(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(bot.console, "run_console", run)
     assert main(["console", "--db", f"sqlite:///{tmp_path / 'console.sqlite3'}"]) == 0
     assert seen == [False]
+
+
+# Characters that matter to shlex and to JSON: its quotes and escape, its whitespace and whitespace it
+# does not split at, control characters, separators JSON leaves alone, letters beyond ASCII.
+_TRICKY = st.text(alphabet=st.sampled_from(list("ab/=#'\"\\ \t\n\r\x0b\x0c\x00\x1f\x7fé\u00a0\u2028ß")))
+
+
+@given(_TRICKY)
+def test_slash_command_words_are_read_as_shlex_reads_them(text: str) -> None:
+    try:
+        expected = shlex.split(text)
+    except ValueError:  # quotes that do not pair: split at whitespace
+        expected = text.split()
+    assert _words(text) == expected
+
+
+@given(_TRICKY, st.booleans(), _TRICKY)
+def test_json_answers_are_what_json_dumps_writes(line_id: str, ok: bool, text: str) -> None:
+    answer = Answer(line_id, ok, text)
+    expected = json.dumps({"id": line_id, "ok": ok, "text": text}, ensure_ascii=False)
+    assert answer.as_json() == expected
+    assert json.loads(answer.as_json()) == {"id": line_id, "ok": ok, "text": text}
