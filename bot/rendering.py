@@ -260,6 +260,6 @@ def _shown(key: str, value: Any, shown: Callable[[str], str]) -> Any:
         return value
     if isinstance(value, str):
         return shown(value)
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         return [shown(v) if isinstance(v, str) else v for v in value]
     return value

@@ -142,13 +142,14 @@ def fill(
 
 
 def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> _Facts:
+    # isinstance with a tuple of types: ``list | tuple`` would build a union on every call.
     prepared = _Facts()
     for key, value in facts.items():
         if key in PLAYER_FIELDS and isinstance(value, str):
             value = name_of(value)
-        elif key in PLAYER_LIST_FIELDS and isinstance(value, list | tuple):
+        elif key in PLAYER_LIST_FIELDS and isinstance(value, (list, tuple)):
             value = _Items(name_of(str(v)) for v in value)
-        elif isinstance(value, list | tuple):
+        elif isinstance(value, (list, tuple)):
             value = _Items(value)
         elif isinstance(value, int) and not isinstance(value, bool) and value < 0:
             value = _Negative(value)
@@ -245,7 +246,7 @@ def _percent(lang: str, value: Any, args: list[str]) -> str:
 
 
 def _items(value: Any) -> list[str]:
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         return [_plain(item) for item in value]
     return [_plain(value)] if value not in (None, "") else []
 
