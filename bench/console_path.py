@@ -13,6 +13,7 @@ event-loop iterations and the hand-offs from worker threads back to the loop
 
 ``python -m bench.console_path [--rounds 6] [--lines 500]``
 ``python -m bench.console_path --against REV``   this checkout's console against commit REV's, in turns
+``python -m bench.console_path --write-lines FILE``   only the mix, one line per row (to feed a profiler)
 """
 
 from __future__ import annotations
@@ -385,7 +386,16 @@ def main(argv: list[str] | None = None) -> None:
         metavar="REV",
         help="also run the console of commit REV (same schema) in alternating rounds: before vs after",
     )
+    parser.add_argument(
+        "--write-lines",
+        metavar="FILE",
+        help="only write the mix (rounds × lines), one console line per row, e.g. to feed a profiler",
+    )
     args = parser.parse_args(argv if argv is not None else [])
+    if args.write_lines:
+        lines = asyncio.run(mix_lines(args.rounds * args.lines))
+        Path(args.write_lines).write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        return
     asyncio.run(run(args.rounds, args.lines, args.against))
 
 
