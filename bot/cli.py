@@ -218,6 +218,7 @@ def _console(args: argparse.Namespace, banner: bool = False, web_by_default: boo
             store=store,
             seed_source=seed_from_text(args.dice_seed) if args.dice_seed else None,
             web_base_url=settings.public_web_url,
+            boards=False,  # the console prints the story and the table, never a board
         )
         console = Console(croupier, moderators=frozenset(args.moderator), admins=frozenset(args.admin))
         text = (

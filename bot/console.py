@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import os
 import re
 import secrets
@@ -21,6 +20,7 @@ import stat
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring as _json_string
 from typing import TextIO
 
 from bot.croupier import Croupier, Incoming
@@ -55,7 +55,10 @@ class Answer:
     silent: bool = False
 
     def as_json(self) -> str:
-        return json.dumps({"id": self.id, "ok": self.ok, "text": self.text}, ensure_ascii=False)
+        """``json.dumps({"id": …, "ok": …, "text": …}, ensure_ascii=False)``, written without its
+        machinery around the two strings (a few microseconds of every line)."""
+        ok = "true" if self.ok else "false"
+        return f'{{"id": {_json_string(self.id)}, "ok": {ok}, "text": {_json_string(self.text)}}}'
 
 
 @dataclass
@@ -127,10 +130,7 @@ class Console:
     async def _dispatch(self, msg: Incoming) -> Reply:
         if not msg.text.startswith("/"):
             return await self.croupier.handle_text(msg)
-        try:
-            words = shlex.split(msg.text)
-        except ValueError:
-            words = msg.text.split()
+        words = _words(msg.text)
         verb, args = words[0].lower(), words[1:]
         if verb in ("/skip", "/remove") and not args:
             return await self.croupier.say_error(msg, "name_missing", command=verb)
@@ -174,6 +174,22 @@ class Console:
         if found is None:
             return await self.croupier.say_error(msg, "adjust_usage")
         return await self.croupier.adjust(msg, *found)
+
+
+_UNQUOTED = re.compile(r"[^'\"\\]*")  # no quote and no backslash: nothing for shlex to undo
+_SHELL_SPACE = re.compile(r"[ \t\r\n]+")  # what shlex splits at
+
+
+def _words(text: str) -> list[str]:
+    """A slash command's words as ``shlex.split`` reads them (a quoted name keeps its spaces), or at
+    whitespace when its quotes do not pair. A line without quotes or backslashes — nearly every one —
+    is split at shlex's whitespace straight away (its lexer took 10 µs for ``/join``)."""
+    if _UNQUOTED.fullmatch(text):
+        return [word for word in _SHELL_SPACE.split(text) if word]
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()
 
 
 def _lifecycle(verb: str, args: Sequence[str], msg: Incoming) -> Command | None:

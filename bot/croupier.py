@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
@@ -92,7 +92,7 @@ from bot.suggestions import options as suggested_options
 from bot.verify import Report, verify_in
 from engine import dice as dice_mod
 from engine.errors import IllegalCommand, InvalidCommand
-from engine.game import Command, Game, Join, Timeout
+from engine.game import Command, Game, Join, Seat, Timeout
 
 log = logging.getLogger(__name__)
 
@@ -130,13 +130,20 @@ class Incoming:
         return self.parent or self.channel
 
 
-def readings(text: str) -> dict[str, Reading]:
+def readings(text: str, first: str | None = None) -> dict[str, Reading]:
     """What each registered game reads in a chat line: a command, a refusal (malformed), or nothing.
 
     Parsing needs no store, so the service reads a line before it goes near one, and hands these
-    readings on so the channel's game does not parse the line again.
+    readings on so the channel's game does not parse the line again. ``first``: the kind of game
+    likely open in the channel (:class:`bot.open_kinds.OpenKinds`); when it reads the line, its
+    reading is the only one (the unit of work parses for another game if the channel holds one).
     """
-    return {kind: read_line(game, text) for kind, game in GAMES.items()}
+    known: dict[str, Reading] = {}
+    if first is not None and first in GAMES:
+        known[first] = read_line(GAMES[first], text)
+        if known[first] is not None:
+            return known
+    return {kind: known[kind] if kind in known else read_line(game, text) for kind, game in GAMES.items()}
 
 
 def might_be_command(text: str) -> bool:
@@ -171,13 +178,14 @@ class Croupier:
     clock: Clock = field(default=lambda: datetime.now(UTC))
     spelling: Spelling = field(default_factory=ConsoleSpelling)
     web_base_url: str = "http://127.0.0.1:8080"  # where /settings web=on says the pages are (WEB_BASE_URL)
+    boards: bool = True  # replies carry the board of the player to act; the console draws none
     _locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
     _acks: Acknowledgements = field(default_factory=Acknowledgements)
     _open_kinds: OpenKinds = field(default_factory=OpenKinds)
 
     @cached_property
     def narrator(self) -> Narrator:
-        return Narrator(self.spelling)
+        return Narrator(self.spelling, boards=self.boards)
 
     @property
     def verifiable(self) -> bool:
@@ -194,7 +202,7 @@ class Croupier:
         chit-chat line stays chit-chat.
         """
         request = Typed.of(msg.text)
-        read = readings(request.text)
+        read = readings(request.text, first=self._open_kinds.get(msg.channel))
         if all(reading is None for reading in read.values()):
             if request.length or not any(game.near_miss(msg.text) for game in GAMES.values()):
                 return Reply.nothing()  # chit-chat never reaches the store
@@ -282,9 +290,9 @@ class Croupier:
         if isinstance(outcome, Refusal):
             outcome = reconsider(here.game, here.state, msg.author, request, outcome)
             return self._refuse(uow, msg, self._refusal(here, outcome))
-        now = self.clock()
-        reply = self._render(msg, here, outcome, now)
-        reply = self._save(uow, msg, here, outcome, reply, now)  # and commits: one round trip on PostgreSQL
+        now, seats = self.clock(), here.game.table(outcome.state)
+        reply = self._render(msg, here, outcome, now, seats)
+        reply = self._save(uow, msg, here, outcome, reply, now, seats)  # and commits: one round trip on PostgreSQL
         self._open_kinds.saw(msg.channel, None if here.game.finished(outcome.state) else here.record.kind)
         return reply
 
@@ -344,15 +352,29 @@ class Croupier:
             private=refusal.private,
         )
 
-    def _render(self, msg: Incoming, here: _Playing, move: Applied, now: datetime) -> Reply:
-        """The move's reply: what happened, the table and board after it, and the turn's deadline."""
+    def _render(
+        self, msg: Incoming, here: _Playing, move: Applied, now: datetime, seats: Sequence[Seat]
+    ) -> Reply:
+        """The move's reply: what happened, the table (``seats``) and board after it, and the turn's
+        deadline."""
         record, game = here.record, here.game
         finished = game.finished(move.state)
         table = Table(game, record.id, record.number, record.version + 1, move.state)
         seed = record.seed if finished and self.verifiable else None
-        reply = self.narrator.move(table, here.state, move.events, here.lang, actor=msg.author, seed=seed)
-        result = self._result_line(record, game, move.state, reply.title, here.lang) if finished else ""
-        return replace(reply, deadline=self._deadline(here, move, now), result=result)
+        deadline = self._deadline(here, move, now)
+        reply = self.narrator.move(
+            table,
+            here.state,
+            move.events,
+            here.lang,
+            actor=msg.author,
+            seed=seed,
+            deadline=deadline,
+            seats=seats,
+        )
+        if not finished:
+            return reply
+        return replace(reply, result=self._result_line(record, game, move.state, reply.title, here.lang))
 
     def _deadline(self, here: _Playing, move: Applied, now: datetime) -> datetime | None:
         """When the player to act after the move runs out of time (the channel's turn timeout)."""
@@ -362,10 +384,18 @@ class Croupier:
         return now + timedelta(seconds=timeout)
 
     def _save(
-        self, uow: UnitOfWork, msg: Incoming, here: _Playing, move: Applied, reply: Reply, now: datetime
+        self,
+        uow: UnitOfWork,
+        msg: Incoming,
+        here: _Playing,
+        move: Applied,
+        reply: Reply,
+        now: datetime,
+        seats: Sequence[Seat],
     ) -> Reply:
-        """Write the move — game, participants, log entry with its reply — in one go; the reply as the
-        front end gets it: with its log entry (whose delivery it acknowledges) and the live table."""
+        """Write the move — game, participants (``seats``), log entry with its reply — in one go; the
+        reply as the front end gets it: with its log entry (whose delivery it acknowledges) and the live
+        table."""
         record, game = here.record, here.game
         finished = game.finished(move.state)
         saved, entry = uow.games.save_and_log(
@@ -376,7 +406,7 @@ class Croupier:
                 dice_used=record.dice_used + len(move.dice),
                 to_act=game.to_act(move.state),
                 turn_deadline=reply.deadline,
-                participants=game.table(move.state),
+                participants=seats,
                 status="closed" if finished else "open",
                 closed_at=now if finished else None,
             ),

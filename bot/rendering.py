@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bot import texts
@@ -40,8 +41,12 @@ def namer(*seatings: Sequence[Seat]) -> NameOf:
 
 
 class Narrator:
-    def __init__(self, spelling: Spelling) -> None:
+    """``boards``: whether replies about a game carry the board of the player to act; a front end
+    that draws none (the console) spares rendering it — the log never keeps a board."""
+
+    def __init__(self, spelling: Spelling, *, boards: bool = True) -> None:
         self.spelling = spelling
+        self.boards = boards
 
     def line(
         self,
@@ -56,7 +61,7 @@ class Narrator:
         """``literal``: for button labels and placeholders, which front ends show as typed."""
         scope = scope_of(game) if game is not None else None
         commands = self.spelling.commands(lang)
-        if literal:
+        if literal or not facts:  # without facts there is nothing to escape
             return texts.render(key, facts, lang, name_of, commands, scope)
         shown = self.spelling.name
         safe = {k: _shown(k, v, shown) for k, v in facts.items()}
@@ -73,10 +78,15 @@ class Narrator:
         *,
         actor: str | None,
         seed: bytes | None = None,
+        deadline: datetime | None = None,
+        seats: Sequence[Seat] | None = None,
     ) -> Reply:
-        """What happened (``events`` turned ``before`` into ``table.state``) and where it left the game."""
+        """What happened (``events`` turned ``before`` into ``table.state``) and where it left the game;
+        ``deadline``: when the player to act then runs out of time; ``seats``: the table of
+        ``table.state``, when the caller has it already."""
         game = table.game
-        name_of = namer(game.table(before), game.table(table.state))
+        seats = game.table(table.state) if seats is None else seats
+        name_of = namer(game.table(before), seats)
         lines = [self.line(event.kind(), event.facts(), lang, game=game, name_of=name_of) for event in events]
         seed_hex = seed.hex() if seed is not None else None
         if seed_hex is not None:
@@ -88,7 +98,17 @@ class Narrator:
         to_act = game.to_act(table.state)
         waiting = game.to_act(before)
         wake = to_act if to_act not in (None, actor, waiting) else None
-        return self.about(table, lines, lang, name_of=name_of, seed=seed_hex, cards=cards, wake=wake)
+        return self.about(
+            table,
+            lines,
+            lang,
+            name_of=name_of,
+            seats=seats,
+            seed=seed_hex,
+            cards=cards,
+            wake=wake,
+            deadline=deadline,
+        )
 
     def answer(self, table: Table, events: Sequence[Event], lang: str) -> Reply:
         """The answer to a question about a game (Killer's odds): for the asker alone, no table, no
@@ -123,18 +143,20 @@ class Narrator:
         lang: str,
         *,
         name_of: NameOf | None = None,
+        seats: Sequence[Seat] | None = None,
         **extra: Any,
     ) -> Reply:
-        """A reply about a game: its lines, then the running table and board under the game's title."""
+        """A reply about a game: its lines, then the running table and board under the game's title.
+        ``seats``: the table of ``table.state``, when the caller has it already."""
         game = table.game
-        seats = game.table(table.state)
+        seats = game.table(table.state) if seats is None else seats
         name_of = name_of or namer(seats)
         return Reply(
             ok=True,
             lines=tuple(lines),
             title=self.line("game.round", {"number": table.number}, lang, game=game),
             table=self.rows(game, seats, lang),
-            board=self.board(table, lang, name_of),
+            board=self.board(table, lang, name_of) if self.boards else None,
             language=lang,
             game_id=table.game_id,
             game_kind=game.name,
@@ -238,6 +260,6 @@ def _shown(key: str, value: Any, shown: Callable[[str], str]) -> Any:
         return value
     if isinstance(value, str):
         return shown(value)
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         return [shown(v) if isinstance(v, str) else v for v in value]
     return value

@@ -179,7 +179,13 @@ _SIMPLE_FIELDS = tuple(f.name for f in fields(Reply) if f.name not in _STRUCTURE
 
 
 def _plain(value: Any) -> dict[str, Any]:
-    return {f.name: getattr(value, f.name) for f in fields(value)}
+    names = _NAMES.get(type(value))
+    if names is None:  # once per class: dataclasses.fields builds its tuple anew on every call
+        names = _NAMES[type(value)] = tuple(f.name for f in fields(value))
+    return {name: getattr(value, name) for name in names}
+
+
+_NAMES: dict[type[Any], tuple[str, ...]] = {}
 
 
 __all__ = ["Attachment", "Board", "Button", "Card", "Live", "Reply", "Row"]

@@ -11,6 +11,7 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 
 from engine.errors import CroupierError
 from engine.game import Command
@@ -20,11 +21,24 @@ _PUNCTUATION = re.compile(r"[^\w@<>#!&\- ]+")
 _SPACES = re.compile(r"\s+")
 
 
+_FOLDS_KEPT = 4096  # folded words and short lines remembered (parsing folds the same ones again)
+_FOLD_KEPT_LENGTH = 100  # characters; a longer text is folded afresh each time, never kept
+
+
 def fold(text: str) -> str:
     """Lower-case, spell umlauts as ae/oe/ue/ss, drop other accents and punctuation, squeeze spaces.
 
     ``fold("Weiter mit Joker: Jules Törtchen!") == "weiter mit joker jules toertchen"``
     """
+    return _kept_fold(text) if len(text) <= _FOLD_KEPT_LENGTH else _fold(text)
+
+
+@lru_cache(maxsize=_FOLDS_KEPT)
+def _kept_fold(text: str) -> str:
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
     text = text.casefold()
     text = "".join(_UMLAUTS.get(ch, ch) for ch in text)
     text = unicodedata.normalize("NFKD", text)
@@ -36,15 +50,19 @@ def fold(text: str) -> str:
 
 def closest(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
     """The candidates that look most like ``word`` (by folded spelling), best first."""
+    return list(_closest(fold(word), tuple(candidates), limit))
+
+
+@lru_cache(maxsize=256)  # a misspelt name is often typed again; difflib takes a millisecond
+def _closest(word: str, candidates: tuple[str, ...], limit: int) -> tuple[str, ...]:
     by_fold: dict[str, str] = {}
     for candidate in candidates:
         by_fold.setdefault(fold(candidate), candidate)
-    matches = difflib.get_close_matches(fold(word), list(by_fold), n=limit, cutoff=0.5)
+    matches = difflib.get_close_matches(word, list(by_fold), n=limit, cutoff=0.5)
     if not matches:
         # Fall back on substring hits so "sekante" still suggests "Senigmas Sekante".
-        folded = fold(word)
-        matches = [f for f in by_fold if folded and (folded in f or f in folded)][:limit]
-    return [by_fold[m] for m in matches]
+        matches = [f for f in by_fold if word and (word in f or f in word)][:limit]
+    return tuple(by_fold[m] for m in matches)
 
 
 def lookup(word: str, aliases: Mapping[str, str]) -> str | None:

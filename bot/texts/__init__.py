@@ -19,9 +19,9 @@ import json
 import string
 import unicodedata
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 LANGUAGES = ("de", "en", "fr")
 
@@ -75,6 +75,7 @@ def game_catalogue(scope: Scope, lang: str) -> Mapping[str, str]:
     return merged
 
 
+@cache
 def _fallbacks(lang: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((lang, "en", "de")))
 
@@ -97,17 +98,21 @@ def render(
     default); ``scope`` names the game the sentence is about (see :func:`catalogue`). Numbers, lists
     and plurals follow the rules of the language the template was found in (see :data:`SPECS`).
     """
-    template = None
-    found = lang
+    found = _template(key, lang, scope)
+    if found is None:
+        details = ", ".join(f"{k}={v}" for k, v in facts.items())
+        return f"[{key}{': ' if details else ''}{details}]"
+    return fill(found[0], facts, found[1], name_of, commands)
+
+
+@lru_cache(maxsize=8192)
+def _template(key: str, lang: str, scope: Scope | None) -> tuple[str, str] | None:
+    """The template for ``key`` and the language it was found in (a render looks it up once)."""
     for candidate in _fallbacks(lang):
         template = catalogue(candidate, scope).get(key)
         if template is not None:
-            found = candidate
-            break
-    if template is None:
-        details = ", ".join(f"{k}={v}" for k, v in facts.items())
-        return f"[{key}{': ' if details else ''}{details}]"
-    return fill(template, facts, found, name_of, commands)
+            return template, candidate
+    return None
 
 
 def placeholder(word: str, lang: str) -> str:
@@ -125,21 +130,26 @@ def fill(
 ) -> str:
     """One template of language ``lang`` filled in with ``facts`` (what :func:`render` does once it
     has found the template)."""
+    shape = _shape(template)
+    if shape.plain:
+        return template
     prepared = _prepare(facts, name_of)
-    prepared.setdefault("cmd", _Commands(commands or CONSOLE_COMMANDS))
-    if _custom(template):
-        return _formatter(lang).vformat(template, (), _Facts(prepared))
-    return template.format_map(_Facts(prepared))  # the same result, without the pure-Python parser
+    if shape.commands and "cmd" not in prepared:
+        prepared["cmd"] = _Commands(commands or CONSOLE_COMMANDS)
+    if shape.custom:
+        return _formatter(lang).vformat(template, (), prepared)
+    return template.format_map(prepared)  # the same result, without the pure-Python parser
 
 
-def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> dict[str, Any]:
-    prepared: dict[str, Any] = {}
+def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> _Facts:
+    # isinstance with a tuple of types: ``list | tuple`` would build a union on every call.
+    prepared = _Facts()
     for key, value in facts.items():
         if key in PLAYER_FIELDS and isinstance(value, str):
             value = name_of(value)
-        elif key in PLAYER_LIST_FIELDS and isinstance(value, list | tuple):
+        elif key in PLAYER_LIST_FIELDS and isinstance(value, (list, tuple)):
             value = _Items(name_of(str(v)) for v in value)
-        elif isinstance(value, list | tuple):
+        elif isinstance(value, (list, tuple)):
             value = _Items(value)
         elif isinstance(value, int) and not isinstance(value, bool) and value < 0:
             value = _Negative(value)
@@ -236,7 +246,7 @@ def _percent(lang: str, value: Any, args: list[str]) -> str:
 
 
 def _items(value: Any) -> list[str]:
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         return [_plain(item) for item in value]
     return [_plain(value)] if value not in (None, "") else []
 
@@ -302,14 +312,27 @@ SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
 }
 
 
-@cache
-def _custom(template: str) -> bool:
-    """Whether a template uses one of :data:`SPECS` (else plain ``str.format_map`` renders it)."""
+class _Shape(NamedTuple):
+    """What filling a template takes: ``plain`` — nothing (no brace: the template is the sentence);
+    ``custom`` — one of :data:`SPECS` (else plain ``str.format_map`` renders it); ``commands`` — it
+    may name a command (``{cmd[join]}``)."""
+
+    plain: bool
+    custom: bool
+    commands: bool
+
+
+@lru_cache(maxsize=8192)
+def _shape(template: str) -> _Shape:
+    if "{" not in template and "}" not in template:
+        return _Shape(plain=True, custom=False, commands=False)
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError:
-        return False
-    return any(spec and spec.split(":", 1)[0] in SPECS for _, _, spec, _ in parsed)
+        custom = False
+    else:
+        custom = any(spec and spec.split(":", 1)[0] in SPECS for _, _, spec, _ in parsed)
+    return _Shape(plain=False, custom=custom, commands="cmd" in template)
 
 
 class _Formatter(string.Formatter):

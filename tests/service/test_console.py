@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import shlex
+import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from bot.console import Console, run_console
-from bot.croupier import Croupier, seed_from_text
+from bot.console import CHANNEL, GUILD, Answer, Console, _words, run_console
+from bot.croupier import Croupier, Incoming, seed_from_text
 from bot.games import GAMES, scope_of
+from bot.replies import Board
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from bot.texts import render
@@ -236,3 +242,79 @@ def console_options() -> dict[str, argparse.Action]:
     subparsers = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
     console = subparsers.choices["console"]
     return {flag: action for action in console._actions for flag in action.option_strings}
+
+
+async def test_the_console_draws_no_boards_yet_prints_and_logs_the_same(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """A croupier that draws no boards (the console's: it prints none) prints and logs the same as one
+    that draws them."""
+    lines = ["mod: /open verflixte6", "anna: /join", "ben: /join", "anna: weiter", "anna: raube ben"]
+    lines += ["anna: stopp", "ben: weiter mit Joker Rattenlrd", "ben: weiter", "ben: stopp", "mod: /close"]
+    moment = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    printed: dict[bool, list[Answer | None]] = {}
+    logged: dict[bool, list[object]] = {}
+    boards: dict[bool, Board | None] = {}
+    for draws in (True, False):
+        path = tmp_path / f"boards-{draws}.sqlite3"
+        shutil.copyfile(request.getfixturevalue("_sqlite_head"), path)
+        store = await Store.open(f"sqlite:///{path}")
+        try:
+            croupier = Croupier(
+                store=store, seed_source=seed_from_text("boards"), clock=lambda: moment, boards=draws
+            )
+            console = Console(croupier, moderators=frozenset({"mod"}), session="same")
+            printed[draws] = [await console.handle(line) for line in lines[:4]]
+            msg = Incoming("board", GUILD, CHANNEL, "anna", "anna", text="weiter")
+            boards[draws] = (await croupier.handle_text(msg)).board
+            printed[draws] += [await console.handle(line) for line in lines[4:]]
+            for number in range(1, len(lines) + 1):
+                found = await store.run(
+                    lambda uow, n=number: uow.log.find(f"console:same:{n}"), read_only=True
+                )
+                logged.setdefault(draws, []).append(None if found is None else found.reply)
+        finally:
+            await store.close()
+    assert boards[True] is not None
+    assert boards[True].buttons
+    assert boards[False] is None
+    assert printed[False] == printed[True]
+    assert logged[False] == logged[True]
+    assert None not in logged[True]  # every line was judged, and logged with its reply
+
+
+def test_croupier_console_draws_no_boards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.console
+    from bot.cli import main
+
+    seen: list[bool] = []
+
+    async def run(console: Console, **options: object) -> int:
+        seen.append(console.croupier.boards)
+        return 0
+
+    monkeypatch.setattr(bot.console, "run_console", run)
+    assert main(["console", "--db", f"sqlite:///{tmp_path / 'console.sqlite3'}"]) == 0
+    assert seen == [False]
+
+
+# Characters that matter to shlex and to JSON: its quotes and escape, its whitespace and whitespace it
+# does not split at, control characters, separators JSON leaves alone, letters beyond ASCII.
+_TRICKY = st.text(alphabet=st.sampled_from(list("ab/=#'\"\\ \t\n\r\x0b\x0c\x00\x1f\x7fé\u00a0\u2028ß")))
+
+
+@given(_TRICKY)
+def test_slash_command_words_are_read_as_shlex_reads_them(text: str) -> None:
+    try:
+        expected = shlex.split(text)
+    except ValueError:  # quotes that do not pair: split at whitespace
+        expected = text.split()
+    assert _words(text) == expected
+
+
+@given(_TRICKY, st.booleans(), _TRICKY)
+def test_json_answers_are_what_json_dumps_writes(line_id: str, ok: bool, text: str) -> None:
+    answer = Answer(line_id, ok, text)
+    expected = json.dumps({"id": line_id, "ok": ok, "text": text}, ensure_ascii=False)
+    assert answer.as_json() == expected
+    assert json.loads(answer.as_json()) == {"id": line_id, "ok": ok, "text": text}
