@@ -292,7 +292,7 @@ class Croupier:
             return self._refuse(uow, msg, self._refusal(here, outcome))
         now, seats = self.clock(), here.game.table(outcome.state)
         reply = self._render(msg, here, outcome, now, seats)
-        reply = self._save(uow, msg, here, outcome, reply, now, seats)  # and commits: one round trip on PostgreSQL
+        reply = self._save(uow, msg, here, outcome, reply, now, seats)  # and commits (PostgreSQL: one trip)
         self._open_kinds.saw(msg.channel, None if here.game.finished(outcome.state) else here.record.kind)
         return reply
 
