@@ -76,12 +76,12 @@ from bot.store import (
     CatchUpPoint,
     ChannelSettings,
     ChannelState,
+    Conflict,
     DuplicateMessage,
     GameRecord,
     GameSave,
     LogEntry,
     NewLogEntry,
-    StaleVersion,
     Store,
     StoreUnavailable,
     Tournament,
@@ -883,8 +883,9 @@ class Croupier:
         return GAMES.get(record.kind) if record is not None else None
 
     async def _guarded(self, msg: Incoming, run: Callable[[], Awaitable[Reply]]) -> Reply:
-        """Serialise per channel, and retry a lost race (another process wrote first) or a unit of
-        work that met a dead pooled connection. Retrying is safe: the message id makes it exactly-once."""
+        """Serialise per channel, and retry a lost race (another process wrote first, or the database
+        aborted one of two writers waiting for each other) or a unit of work that met a dead pooled
+        connection. Retrying is safe: the message id makes it exactly-once."""
         async with self._locks.hold(msg.channel):
             reconnected = False
             for attempt in range(_MAX_ATTEMPTS):
@@ -899,8 +900,13 @@ class Croupier:
                     earlier = await self._earlier(msg.message_id)
                     if earlier is not None:
                         return earlier
-                except StaleVersion:
-                    log.info("lost a race on channel %s (attempt %d); reloading", msg.channel, attempt + 1)
+                except Conflict as error:  # StaleVersion, TransactionAborted, a number taken just now …
+                    log.info(
+                        "lost a race on channel %s (attempt %d: %s); reloading",
+                        msg.channel,
+                        attempt + 1,
+                        error,
+                    )
             lang = language_of(await self._channel(msg))
             return self.narrator.refusal(IllegalCommand("busy_try_again"), lang)
 

@@ -13,6 +13,7 @@ from bot.store.errors import (
     StaleVersion,
     StoreError,
     StoreUnavailable,
+    TransactionAborted,
     UnknownGame,
     UnknownTournament,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "Tournament",
+    "TransactionAborted",
     "UnitOfWork",
     "UnknownGame",
     "UnknownTournament",

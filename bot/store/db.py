@@ -36,7 +36,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot import urls
 from bot.store import json_text
-from bot.store.errors import BadDatabaseURL, StoreError, StoreUnavailable
+from bot.store.errors import BadDatabaseURL, StoreError, StoreUnavailable, TransactionAborted
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 POOL_OVERFLOW = 5  # connections beyond the workers' own, for units of work opened outside them
@@ -406,13 +406,29 @@ def unavailable(error: BaseException, url: str | URL) -> StoreUnavailable | None
     return None
 
 
+# PostgreSQL ends one of two transactions that wait for each other (deadlock_detected), or one that
+# cannot be serialised with another (serialization_failure); the server's advice is to run it again.
+_ABORTED_STATES = frozenset({"40P01", "40001"})
+
+
+def aborted(error: BaseException) -> TransactionAborted | None:
+    """A :class:`TransactionAborted` when the server ended the transaction to let another writer on."""
+    if not isinstance(error, exc.DBAPIError):
+        return None
+    if str(getattr(error.orig, "sqlstate", None) or "") not in _ABORTED_STATES:
+        return None
+    reason = str(error.orig).strip().splitlines()[0] if str(error.orig).strip() else "aborted"
+    return TransactionAborted(reason)
+
+
 @contextmanager
 def reachable(url: str | URL) -> Iterator[None]:
-    """Turn connection failures inside the block into :class:`StoreUnavailable`."""
+    """Turn connection failures inside the block into :class:`StoreUnavailable`, and a transaction the
+    server aborted between two writers into :class:`TransactionAborted`."""
     try:
         yield
     except Exception as error:
-        problem = unavailable(error, url)
+        problem: StoreError | None = aborted(error) or unavailable(error, url)
         if problem is None:
             raise
         raise problem from error

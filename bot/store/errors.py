@@ -3,7 +3,8 @@
 Driver exceptions (psycopg, sqlite3, OSError) never leave the store raw: an unreachable database
 becomes :class:`StoreUnavailable`, a schema behind the code :class:`SchemaNotCurrent`, and the
 constraint violations the service relies on become :class:`DuplicateMessage`, :class:`StaleVersion`
-and :class:`GameAlreadyOpen`.
+and :class:`GameAlreadyOpen`, and a transaction the server aborted between two writers
+:class:`TransactionAborted`.
 """
 
 from __future__ import annotations
@@ -59,6 +60,16 @@ class StaleVersion(Conflict):
         self.expected = expected
         self.actual = actual
         super().__init__(f"game {game_id} is at version {actual}, not {expected}")
+
+
+class TransactionAborted(Conflict):
+    """The database ended the transaction to break a deadlock or a serialisation failure between two
+    writers (PostgreSQL's SQLSTATE 40P01 / 40001): nothing of it was kept, and running it again is the
+    remedy the server asks for."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"the database aborted the transaction: {reason}")
 
 
 class GameAlreadyOpen(Conflict):

@@ -7,6 +7,11 @@ apart is the database: the unique message id and the version column.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import event
 
 from bot.croupier import Croupier, seed_from_text
 from bot.store import Store
@@ -65,3 +70,38 @@ async def test_different_moves_raced_through_two_processes_are_all_applied_in_tu
     finally:
         await first.close()
         await second.close()
+
+
+@pytest.mark.parametrize(
+    "db_backend", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
+)
+async def test_a_move_the_database_aborted_to_break_a_deadlock_is_run_again_once(db_url: str) -> None:
+    # Two processes acknowledging answers while they write can wait for each other; PostgreSQL then ends
+    # one transaction (deadlock_detected). The croupier runs that unit of work again: the move is applied
+    # once and answered, not lost in an error.
+    store = await Store.open(db_url)
+    table = Table(Croupier(store=store, seed_source=seed_from_text("deadlock")))
+    aborted: list[str] = []
+
+    def abort_the_first_save(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if not aborted and statement.lstrip().startswith("WITH saved AS"):
+            aborted.append(statement)
+            raise psycopg.errors.DeadlockDetected("deadlock detected")
+
+    try:
+        await table.open()
+        await table.do("anna", Join("Anna"))
+        event.listen(store.engine, "before_cursor_execute", abort_the_first_save)
+        reply = await table.say("anna", "weiter", mid="the-move")
+        event.remove(store.engine, "before_cursor_execute", abort_the_first_save)
+        assert len(aborted) == 1  # the first try was aborted …
+        assert reply.ok  # … and the second applied and answered it
+        assert not reply.duplicate
+        with store.transaction(read_only=True) as uow:
+            record = uow.games.open_in(table.channel)
+            assert record is not None
+            entries = uow.log.of_game(record.id)
+        assert [e.message_id for e in entries].count("the-move") == 1
+        assert record.dice_used == sum(len(e.dice) for e in entries) == 1
+    finally:
+        await store.close()

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.store import DuplicateMessage, GameAlreadyOpen, GameRecord, StaleVersion, Store
+from bot.store import DuplicateMessage, GameAlreadyOpen, GameRecord, StaleVersion, Store, TransactionAborted
 from engine.game import Seat
 
 NOW = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
@@ -192,3 +192,35 @@ async def test_one_message_delivered_to_two_processes_is_handled_once(
     assert await race(handler(two_processes[0]), handler(two_processes[1])) == ["already handled", "handled"]
     with two_processes[0].transaction() as uow:
         assert len(uow.log.of_game(game.id)) == 1
+
+
+@POSTGRES_ONLY
+async def test_two_writers_waiting_for_each_other_one_is_aborted_and_told_so(
+    two_processes: tuple[Store, Store],
+) -> None:
+    # Two units of work that lock the same two log rows in opposite orders: the server ends one of them
+    # (deadlock_detected), and the store says so as a conflict to retry, not as a driver error.
+    await open_game(two_processes[0])
+    with two_processes[0].transaction() as uow:
+        first = uow.log.append("m1", channel="chan", actor="anna", text="weiter", now=NOW, delivery="pending")
+        second = uow.log.append("m2", channel="chan", actor="anna", text="stopp", now=NOW, delivery="pending")
+        uow.commit()
+
+    def writer(store: Store, order: tuple[int, int]) -> Callable[[threading.Barrier], str]:
+        def run(barrier: threading.Barrier) -> str:
+            try:
+                with store.transaction() as uow:
+                    uow.delivery.mark([order[0]], "delivered", NOW)
+                    barrier.wait()  # each holds one row; now each asks for the other's
+                    uow.delivery.mark([order[1]], "delivered", NOW)
+                    uow.commit()
+            except TransactionAborted as aborted:
+                return "aborted" if "deadlock" in aborted.reason else aborted.reason
+            return "committed"
+
+        return run
+
+    results = await race(
+        writer(two_processes[0], (first.id, second.id)), writer(two_processes[1], (second.id, first.id))
+    )
+    assert results == ["aborted", "committed"]
