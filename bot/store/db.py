@@ -421,17 +421,27 @@ def aborted(error: BaseException) -> TransactionAborted | None:
     return TransactionAborted(reason)
 
 
-@contextmanager
-def reachable(url: str | URL) -> Iterator[None]:
+class reachable:  # lower case: used like the function it was, ``with reachable(url):``
     """Turn connection failures inside the block into :class:`StoreUnavailable`, and a transaction the
-    server aborted between two writers into :class:`TransactionAborted`."""
-    try:
-        yield
-    except Exception as error:
-        problem: StoreError | None = aborted(error) or unavailable(error, url)
-        if problem is None:
-            raise
-        raise problem from error
+    server aborted between two writers into :class:`TransactionAborted`.
+
+    A class, not a generator-based context manager: it wraps every statement of the hot path, where
+    a generator, its helper and its frames cost more than the check itself."""
+
+    __slots__ = ("_url",)
+
+    def __init__(self, url: str | URL) -> None:
+        self._url = url
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
+        if error is None or not isinstance(error, Exception):
+            return  # never swallows what it does not translate
+        problem: StoreError | None = aborted(error) or unavailable(error, self._url)
+        if problem is not None:
+            raise problem from error
 
 
 def connect(engine: Engine, url: str | URL | None = None, **options: Any) -> Connection:

@@ -25,8 +25,8 @@ import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
+from functools import cached_property
 from typing import Self, TypeVar
 
 from sqlalchemy import Connection, Engine
@@ -34,6 +34,7 @@ from sqlalchemy.engine import URL
 
 from bot.store.db import SQLITE_BEGIN, connect, create_engine, mask_url, reachable, store_url
 from bot.store.errors import StoreUnavailable
+from bot.store.lanes import Lane
 from bot.store.migrate import check_schema
 from bot.store.records import ChannelDefaults
 from bot.store.repositories import (
@@ -70,20 +71,55 @@ class UnitOfWork:
     def __init__(self, connection: Connection, url: str | URL, defaults: ChannelDefaults) -> None:
         self._connection = connection
         self._url = url
+        self._defaults = defaults
         self._open = True
-        tx = Transaction(connection, url, before_commit=self._run_hooks, committed=self._count_commit)
-        self.log = CommandLog(tx)
-        self.tournaments = Tournaments(tx)
-        self.games = Games(tx)
-        self.settings = ChannelSettingsRepository(tx, defaults)
-        self.channels = Channels(tx, self.games, defaults)
-        self.corrections = Corrections(tx)
-        self.web = WebPages(tx, self.games)  # web visibility and the pages' reads (bot/pages.py)
-        self.bot_state = BotState(tx)  # facts the bot keeps between starts (the slash commands' hash)
-        self.delivery = Deliveries(tx)
-        self.forum = Forum(tx)
+        self._tx = Transaction(connection, url, before_commit=self._run_hooks, committed=self._count_commit)
         self.commits = 0  # how many times this unit of work committed
         self._before_commit: list[Callable[[], None]] = []
+
+    # Repositories are made when first used: a command touches three or four of the ten.
+
+    @cached_property
+    def log(self) -> CommandLog:
+        return CommandLog(self._tx)
+
+    @cached_property
+    def tournaments(self) -> Tournaments:
+        return Tournaments(self._tx)
+
+    @cached_property
+    def games(self) -> Games:
+        return Games(self._tx)
+
+    @cached_property
+    def settings(self) -> ChannelSettingsRepository:
+        return ChannelSettingsRepository(self._tx, self._defaults)
+
+    @cached_property
+    def channels(self) -> Channels:
+        return Channels(self._tx, self.games, self._defaults)
+
+    @cached_property
+    def corrections(self) -> Corrections:
+        return Corrections(self._tx)
+
+    @cached_property
+    def web(self) -> WebPages:
+        """Web visibility and the pages' reads (bot/pages.py)."""
+        return WebPages(self._tx, self.games)
+
+    @cached_property
+    def bot_state(self) -> BotState:
+        """Facts the bot keeps between starts (the slash commands' hash)."""
+        return BotState(self._tx)
+
+    @cached_property
+    def delivery(self) -> Deliveries:
+        return Deliveries(self._tx)
+
+    @cached_property
+    def forum(self) -> Forum:
+        return Forum(self._tx)
 
     def before_commit(self, hook: Callable[[], None]) -> None:
         """Run ``hook`` (more writes) just before the next commit, in the same transaction: how small
@@ -123,25 +159,25 @@ class UnitOfWork:
 class Workers:
     """The threads units of work run on: SQLite's one writer and its readers, or PostgreSQL's pool.
 
-    Each executor takes jobs first come, first served, so a unit of work that just finished and asks
+    Each lane takes jobs first come, first served, so a unit of work that just finished and asks
     again queues behind those already waiting instead of barging in front of them.
     """
 
     def __init__(self, sqlite: bool) -> None:
         if sqlite:
-            self.writer = ThreadPoolExecutor(1, thread_name_prefix="croupier-writer")
-            self.reader = ThreadPoolExecutor(SQLITE_READERS, thread_name_prefix="croupier-reader")
+            self.writer = Lane(1, "croupier-writer")
+            self.reader = Lane(SQLITE_READERS, "croupier-reader")
             self.connections = 1 + SQLITE_READERS
         else:
-            self.writer = self.reader = ThreadPoolExecutor(POSTGRES_WORKERS, thread_name_prefix="croupier-db")
+            self.writer = self.reader = Lane(POSTGRES_WORKERS, "croupier-db")
             self.connections = POSTGRES_WORKERS
 
-    def for_(self, read_only: bool) -> ThreadPoolExecutor:
+    def for_(self, read_only: bool) -> Lane:
         return self.reader if read_only else self.writer
 
     def shutdown(self) -> None:
-        for executor in {self.writer, self.reader}:
-            executor.shutdown(wait=True, cancel_futures=True)
+        for lane in {self.writer, self.reader}:
+            lane.shutdown()
 
 
 class Store:
@@ -275,6 +311,7 @@ class Store:
         Units of work run in the order they were handed over (SQLite's writers one at a time). One
         that has not started within ``admission_timeout`` seconds is withdrawn and the store counts
         as unavailable; one already running is waited for to its end (it cannot be interrupted).
+        (See :mod:`bot.store.lanes` for what a hand-off costs.)
         """
 
         def job() -> T:
@@ -284,31 +321,31 @@ class Store:
                     return work(uow)
             except BaseException:
                 if connection.invalidated or connection.closed:
-                    self._drop_worker_connection(connection)  # the server dropped it: the next gets a new one
+                    # The server dropped it, and with it (a restart) most likely every other worker's:
+                    # each replaces its own at its next unit of work instead of failing on it first.
+                    self._drop_worker_connection(connection)
+                    self._generation += 1
                 raise
 
-        submitted: Future[T] = self.workers.for_(read_only).submit(job)
-        # Awaited directly (a cancelled wait cancels the job unless it is running, giving its place
-        # back), with a timer that withdraws it if it has not started in time: one loop iteration
-        # less per command than asyncio.wait with a timeout.
-        withdrawn: list[bool] = []
+        lane = self.workers.for_(read_only)
+        handed = lane.submit(job)
 
-        def withdraw() -> None:
-            if submitted.cancel():  # False once it runs: then it is waited for to its end
-                withdrawn.append(True)
+        def withdraw() -> None:  # not started in time: it never will be, and the caller hears why
+            if lane.withdraw(handed) and not handed.future.done():
+                handed.future.set_exception(
+                    StoreUnavailable(
+                        self.url,
+                        f"no connection came free within {self.admission_timeout:g} s",
+                        "the database is overloaded or a transaction hangs; retry in a moment",
+                    )
+                )
 
-        timer = asyncio.get_running_loop().call_later(self.admission_timeout, withdraw)
+        timer = handed.loop.call_later(self.admission_timeout, withdraw)
         try:
-            return await asyncio.wrap_future(submitted)
+            return await handed.future
         except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if not withdrawn or (task is not None and task.cancelling()):
-                raise
-            raise StoreUnavailable(
-                self.url,
-                f"no connection came free within {self.admission_timeout:g} s",
-                "the database is overloaded or a transaction hangs; retry in a moment",
-            ) from None
+            lane.withdraw(handed)  # a cancelled wait gives its place back (a running one runs to its end)
+            raise
         finally:
             timer.cancel()
 

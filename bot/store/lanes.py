@@ -1,0 +1,122 @@
+"""The threads units of work run on: first come, first served, one hand-off each way.
+
+A unit of work is handed to a store thread and its result handed back to the event loop. Through
+``ThreadPoolExecutor`` and ``asyncio.wrap_future`` that costs two futures chained together, their
+locks and callbacks, and a timer per unit of work — more than SQLite's own BEGIN and COMMIT. A
+:class:`Lane` is a queue in arrival order served by a fixed set of threads; the result goes back with
+one ``call_soon_threadsafe`` straight onto the asyncio future the caller awaits.
+
+Each :class:`Job` is waiting, running or withdrawn, decided under the lane's lock: a job withdrawn
+before a thread took it never runs (a cancelled wait, or one that waited past the admission timeout,
+gives its place back), and one already running is waited for by its thread to its end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+_WAITING, _RUNNING, _WITHDRAWN = 0, 1, 2
+
+
+class Job(Generic[T]):
+    """One unit of work handed to a lane, and the future its caller awaits."""
+
+    __slots__ = ("future", "loop", "state", "work")
+
+    def __init__(self, work: Callable[[], T], loop: asyncio.AbstractEventLoop) -> None:
+        self.work = work
+        self.loop = loop
+        self.future: asyncio.Future[T] = loop.create_future()
+        self.state = _WAITING
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    """On the event loop: the job's outcome, unless its caller stopped waiting."""
+    if future.done():
+        return
+    if error is None:
+        future.set_result(result)
+    else:
+        future.set_exception(error)
+
+
+class Lane:
+    """A queue of jobs in arrival order and the threads that work through it."""
+
+    def __init__(self, threads: int, name: str) -> None:
+        self._queue: queue.SimpleQueue[Job[Any] | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads = [
+            threading.Thread(target=self._serve, name=f"{name}_{number}", daemon=True)
+            for number in range(threads)
+        ]
+        self._started = False
+        self._closed = False
+
+    def submit(self, work: Callable[[], T]) -> Job[T]:
+        """Queue ``work`` behind everything handed over before it; await ``job.future`` for its result."""
+        job = Job(work, asyncio.get_running_loop())
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the store is closed")
+            if not self._started:
+                self._started = True
+                for thread in self._threads:
+                    thread.start()
+        self._queue.put(job)
+        return job
+
+    def withdraw(self, job: Job[Any]) -> bool:
+        """Take a job back if no thread has started it (it will never run); False once it runs."""
+        with self._lock:
+            if job.state != _WAITING:
+                return job.state == _WITHDRAWN
+            job.state = _WITHDRAWN
+            return True
+
+    def _serve(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            with self._lock:
+                if job.state != _WAITING:
+                    continue
+                job.state = _RUNNING
+            result: Any = None
+            error: BaseException | None = None
+            try:
+                result = job.work()
+            except BaseException as raised:  # handed to the caller, whatever it is
+                error = raised
+            with suppress(RuntimeError):  # the caller's event loop is closed: nobody waits any more
+                job.loop.call_soon_threadsafe(_settle, job.future, result, error)
+            del job, result, error
+
+    def shutdown(self) -> None:
+        """Withdraw every job still waiting, let running ones end, and stop the threads."""
+        with self._lock:
+            self._closed = True
+            started = self._started
+        while True:
+            try:
+                job = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if job is not None and self.withdraw(job):
+                with suppress(RuntimeError):
+                    job.loop.call_soon_threadsafe(job.future.cancel)
+        if not started:
+            return
+        for _ in self._threads:
+            self._queue.put(None)
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join()
