@@ -37,6 +37,7 @@ from bot.store.records import (
     NewLogEntry,
     ParticipantRecord,
     Tournament,
+    Unclosed,
     Unreminded,
 )
 from bot.store.uow import Store, UnitOfWork
@@ -63,6 +64,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "Tournament",
+    "Unclosed",
     "UnitOfWork",
     "UnknownGame",
     "UnknownTournament",
