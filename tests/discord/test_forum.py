@@ -92,6 +92,11 @@ class Hall:
 
 @pytest.fixture
 async def hall(table: Table) -> Hall:
+    return await hall_of(table)
+
+
+async def hall_of(table: Table) -> Hall:
+    """The guild's forum (with its "Turnierleitung" post) and a text channel, where the bot may lock."""
     emu, p = table.emu, table.people
     bot_may_lock = [perms.Overwrite(emu.bot_id, perms.MEMBER_OVERWRITE, allow=perms.MANAGE_THREADS)]
     forum = await emu.add_channel(p.guild, "durchgaenge", type=FORUM, overwrites=bot_may_lock)
