@@ -628,6 +628,20 @@ class Croupier:
             lambda uow: forum.pending_in(uow, self.narrator, before, self.verifiable), read_only=True
         )
 
+    async def pending_closings(self, before: datetime) -> list[forum.Closing]:
+        """Finished games (ended before ``before``, this process's start) whose thread an earlier
+        process did not finish closing, with what is left and their final reply — for the front end to
+        redo (a thread closing is recorded step by step: :meth:`closing_done`)."""
+        return await self.store.run(
+            lambda uow: forum.closings_in(uow, self.narrator, before, self.verifiable), read_only=True
+        )
+
+    async def closing_done(self, game_id: int, step: str) -> None:
+        """A step of a finished game's thread closing is done (``"thread"``: archived and locked;
+        ``"result"``: the home's result line posted or not needed): no start redoes it."""
+        now = self.clock()
+        await self.store.run(lambda uow: forum.closing_done(uow, game_id, step, now))
+
     def _riding(self, work: Callable[[UnitOfWork], T]) -> Callable[[UnitOfWork], T]:
         """A writing unit of work that also writes the waiting acknowledgements before it commits."""
         return riding(self._acks, work, self.clock)

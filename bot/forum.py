@@ -1,6 +1,7 @@
 """The service's side of Discord as the forum: where a new game is played (its own thread or in place),
 its live table, the reminder before a turn times out, the result line for a thread's home, and what
-the front end needs after a restart — where to catch up and which answers are still to deliver.
+the front end needs after a restart — where to catch up, which answers are still to deliver and which
+finished games' threads are still to close.
 
 Functions here run inside a unit of work the croupier opened (like :mod:`bot.corrections`); none of
 them touches the network or knows Discord's markup: a front end draws what they answer.
@@ -16,6 +17,7 @@ from bot.games import GAMES, language_of
 from bot.rendering import Narrator, Table, namer
 from bot.replies import Live, Reply
 from bot.store import GameRecord, UnitOfWork
+from bot.store.repositories import forum as stored
 from engine import dice as dice_mod
 from engine.errors import CroupierError
 from engine.game import Game, Join
@@ -26,6 +28,8 @@ TEXT_PLACES = frozenset({"text", "thread"})  # a text channel: a thread unless i
 REMINDER_SHARE = 5  # remind when a fifth of the turn time is left …
 REMINDER_FLOOR_S = 60  # … but at least a minute before the deadline …
 REMINDER_CAP_SHARE = 2  # … and never earlier than halfway through the turn
+THREAD = stored.THREAD  # a step of a finished game's closing: its thread archived and locked
+RESULT = stored.RESULT  # the other step: its home's result line posted (or none needed: a forum)
 
 
 def thread_title(narrator: Narrator, game: Game[Any], number: int, tournament: str, lang: str) -> str:
@@ -60,6 +64,7 @@ def live_of(record: GameRecord, game: Game[Any], state: Any, verifiable: bool) -
     return Live(
         message=record.live_message,
         commitment=record.commitment if verifiable else None,
+        seed=record.seed.hex() if finished and verifiable else None,
         options=tuple((str(key), str(value)) for key, value in sorted(record.options.items())),
         joinable=not finished and takes_sign_ups(game, state),
         finished=finished,
@@ -164,3 +169,60 @@ def _current(narrator: Narrator, record: GameRecord, reply: Reply, verifiable: b
     table = Table(game, record.id, record.number, record.version, state)
     board = narrator.board(table, reply.language, namer(game.table(state))) if record.is_open else None
     return replace(reply, board=board, live=live_of(record, game, state, verifiable))
+
+
+@dataclass(frozen=True)
+class Closing:
+    """A finished game whose thread closing an earlier process did not finish: what is left —
+    ``close`` (archive and lock the thread) and ``post`` (the home's result line) — and the game's
+    final reply to draw it from (its live table, with the revealed seed, and its result line)."""
+
+    game_id: int
+    guild: str
+    channel: str  # the game's thread
+    ended_at: datetime
+    close: bool
+    post: bool
+    reply: Reply
+
+
+def closings_in(uow: UnitOfWork, narrator: Narrator, before: datetime, verifiable: bool) -> list[Closing]:
+    """The closings left undone by games that ended before ``before``, the oldest first, each with the
+    game's final state rendered (the log keeps no live table)."""
+    found: list[Closing] = []
+    for unclosed in uow.forum.unclosed(before):
+        record = uow.games.get(unclosed.game_id)
+        if record is None or record.kind not in GAMES or record.live_message is None:
+            continue  # a game no longer installed cannot be drawn; its thread stays as it is
+        channel = uow.channels.state(unclosed.guild, unclosed.channel, unclosed.home)
+        reply = _final(narrator, record, language_of(channel), verifiable)
+        found.append(
+            Closing(
+                game_id=record.id,
+                guild=unclosed.guild,
+                channel=unclosed.channel,
+                ended_at=unclosed.closed_at,
+                close=not unclosed.thread_closed,
+                post=not unclosed.result_posted,
+                reply=reply,
+            )
+        )
+    return found
+
+
+def _final(narrator: Narrator, record: GameRecord, lang: str, verifiable: bool) -> Reply:
+    game = GAMES[record.kind]
+    state = game.load(record.snapshot)
+    table = Table(game, record.id, record.number, record.version, state)
+    reply = narrator.about(table, [], lang)
+    return replace(
+        reply,
+        live=live_of(record, game, state, verifiable),
+        result=result_line(narrator, record, game, state, reply.title, lang),
+    )
+
+
+def closing_done(uow: UnitOfWork, game_id: int, step: str, now: datetime) -> None:
+    """Record a step of a game's thread closing (:data:`THREAD` or :data:`RESULT`) as done."""
+    uow.forum.closing_done(game_id, step, now)
+    uow.commit()

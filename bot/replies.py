@@ -81,6 +81,7 @@ class Live:
 
     message: str  # "<channel>:<message>"
     commitment: str | None = None  # the dice commitment, public from the opening (None: scripted dice)
+    seed: str | None = None  # the seed the commitment hides, revealed once the game is over (hex)
     options: tuple[tuple[str, str], ...] = ()  # the options the game was opened with, as typed
     joinable: bool = False  # the game still takes sign-ups
     finished: bool = False

@@ -1,6 +1,8 @@
 """What the bot does when it (re)connects, before it handles live events: deliver the answers an
-earlier process left pending, then read every open game's channel from its last handled line and
-handle what was typed meanwhile, in order, exactly once (the command log sees to "once").
+earlier process left pending and finish the thread closings it left undone (after those answers: a
+thread's last answer goes out before it is locked), then read every open game's channel from its last
+handled line and handle what was typed meanwhile, in order, exactly once (the command log sees to
+"once").
 
 Only channels of this process's guilds are read (several shard processes share one database). The
 live events that arrive meanwhile wait (``Front.caught_up``), and so does the turn clock: a deadline
@@ -35,6 +37,7 @@ async def start(front: Front, *, deliver: bool) -> None:
         if deliver:
             front.started_at = front.croupier.clock()
             await deliver_pending(front)
+            await finish_closings(front)
         lines = await catch_up(front)
         if lines:
             log.info("caught up with %d line(s) typed while the bot was away", lines)
@@ -63,6 +66,33 @@ async def deliver_pending(front: Front) -> int:
     return queued
 
 
+async def finish_closings(front: Front) -> int:
+    """Queue what is left of the thread closings of games an earlier process ended — the final live
+    table and the thread's archiving and locking if that is not done, the home's result line (looked
+    for in its history first) if that is not posted; answers how many games were queued."""
+    assert front.started_at is not None
+    ours = {str(guild.id) for guild in front.client.guilds}
+    queued = 0
+    for closing in await front.croupier.pending_closings(front.started_at):
+        if closing.guild not in ours or not closing.channel.isdigit():
+            continue  # another shard process's guild
+        thread_id, reply = int(closing.channel), closing.reply
+        if closing.close:  # an archived thread takes no edit: the table first
+            front.live.redraw(reply, thread_id, front.commands(reply.language))
+        front.live.close(
+            reply,
+            thread_id,
+            ended_at=closing.ended_at,
+            close=closing.close,
+            post=closing.post,
+            look_first=True,
+        )
+        queued += 1
+    if queued:
+        log.info("finishing the closing of %d thread(s) left undone by an earlier start", queued)
+    return queued
+
+
 def _redeliver(front: Front, channel_id: int, pending: Pending) -> None:
     reply = pending.reply
     tracked = Tracked.of(pending.log_id, pending.message_id, pending.logged_at)
@@ -80,7 +110,13 @@ def _redeliver(front: Front, channel_id: int, pending: Pending) -> None:
         name = f"<@{pending.actor}>" if pending.actor.isdigit() else pending.actor
         line = texts.render("discord.delivery.answer_for", {"name": name}, reply.language)
         front.publish(
-            channel_id, reply, pending.message_id, header=line, look_first=True, logged_at=pending.logged_at
+            channel_id,
+            reply,
+            pending.message_id,
+            header=line,
+            look_first=True,
+            logged_at=pending.logged_at,
+            closing=False,
         )
         return
     front.publish(
@@ -90,6 +126,7 @@ def _redeliver(front: Front, channel_id: int, pending: Pending) -> None:
         reference=reference,
         look_first=True,
         logged_at=pending.logged_at,
+        closing=False,  # finish_closings knows which steps are left
     )
 
 

@@ -10,13 +10,18 @@ process left pending, the channel's history is read for the bot's answer — a m
 original, or carrying the interaction's metadata.
 
 A delivered answer is acknowledged to the service, which writes it with its next transaction.
+
+A finished game's thread closing goes the same way (:class:`ResultLine`, :meth:`Delivery.persist`):
+archiving and locking the thread is retried with the same backoff, and so is its home's result line,
+which carries a nonce of its own and is looked for in the home's history before a retry and at start;
+each step done is recorded by the service at once, so only what is left is redone at the next start.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,6 +31,8 @@ import discord
 
 from bot.croupier import Croupier
 from bot.discord.outgoing import Outgoing
+from bot.forum import RESULT
+from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +57,14 @@ class Tracked:
     interaction: int | None = None  # the interaction it answers
     logged_at: datetime | None = None
 
+    @property
+    def nonce(self) -> str:
+        return f"croupier-{self.log_id}"[:NONCE_MAX]
+
+    @property
+    def what(self) -> str:
+        return f"the answer of log entry {self.log_id}"
+
     @classmethod
     def of(cls, log_id: int, message_id: str, logged_at: datetime | None = None) -> Tracked:
         kind, _, number = message_id.partition(":")
@@ -59,6 +74,28 @@ class Tracked:
         if kind == "interaction":
             return cls(log_id, interaction=ident, logged_at=logged_at)
         return cls(log_id, logged_at=logged_at)
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """A finished game's result line in its thread's home: tracked by the game (its closing, recorded
+    by the service), not by a log entry; found in the home's history by its text."""
+
+    game_id: int
+    logged_at: datetime  # when the game ended: the line is not older
+    answering: None = None  # it answers no line …
+    interaction: None = None  # … and no interaction
+
+    @property
+    def nonce(self) -> str:
+        return f"croupier-end-{self.game_id}"[:NONCE_MAX]  # never one of a log entry's answer
+
+    @property
+    def what(self) -> str:
+        return f"the result line of game {self.game_id}"
+
+
+Key = Tracked | ResultLine
 
 
 class Delivery:
@@ -95,7 +132,7 @@ class Delivery:
         channel_id: int,
         out: Outgoing,
         *,
-        tracked: Tracked | None = None,
+        tracked: Key | None = None,
         reference: discord.MessageReference | None = None,
         look_first: bool = False,
     ) -> discord.Message | None:
@@ -104,7 +141,7 @@ class Delivery:
         channel = self.client.get_partial_messageable(channel_id)
         kwargs: dict[str, Any] = out.kwargs()
         if tracked is not None:  # Discord answers a retry within minutes with the message it made
-            kwargs["nonce"] = f"croupier-{tracked.log_id}"[:NONCE_MAX]
+            kwargs["nonce"] = tracked.nonce
         if reference is not None:
             kwargs.update(reference=reference, mention_author=False)
         delay = self.backoff_start
@@ -113,10 +150,8 @@ class Delivery:
             if look and tracked is not None:
                 found = await self.already_posted(channel, out, tracked)
                 if found is not None:
-                    log.info(
-                        "the answer of log entry %s was already in channel %s", tracked.log_id, channel_id
-                    )
-                    self.acknowledge(tracked)
+                    log.info("%s was already in channel %s", tracked.what, channel_id)
+                    await self._delivered(tracked)
                     return found
             try:
                 sent = await asyncio.wait_for(channel.send(**kwargs), self.post_timeout)
@@ -148,10 +183,10 @@ class Delivery:
                 )
                 look = True
             else:
-                self.acknowledge(tracked)
+                await self._delivered(tracked)
                 return sent
             if self._stopping:
-                log.info("stopping: the answer of log entry %s stays pending", tracked.log_id)
+                log.info("stopping: %s stays pending", tracked.what)
                 return None
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.backoff_cap)
@@ -184,8 +219,33 @@ class Delivery:
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.backoff_cap)
 
+    async def persist(self, what: str, attempt: Callable[[], Awaitable[object]]) -> bool:
+        """Do ``attempt`` (closing a finished game's thread) until Discord took it, retried with the
+        answers' backoff while its failure may pass (a 5xx, a 429, a timeout, a dropped connection).
+        Answers whether it is done with — made, or refused for good (the thread is gone) — rather than
+        left for the next start (the bot is stopping)."""
+        delay = self.backoff_start
+        while True:
+            try:
+                await asyncio.wait_for(attempt(), self.post_timeout)
+            except discord.NotFound as error:
+                log.warning("%s: it is gone (%s)", what, error)
+                return True
+            except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as error:
+                if isinstance(error, discord.HTTPException) and not _may_pass(error):
+                    log.warning("%s failed for good: %s", what, error)
+                    return True
+                log.warning("%s failed (%s); retrying in %g s", what, error or type(error).__name__, delay)
+            else:
+                return True
+            if self._stopping:
+                log.info("stopping: %s is left for the next start", what)
+                return False
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.backoff_cap)
+
     async def already_posted(
-        self, channel: discord.abc.Messageable, out: Outgoing, tracked: Tracked
+        self, channel: discord.abc.Messageable, out: Outgoing, tracked: Key
     ) -> discord.Message | None:
         """The bot's answer for ``tracked`` if the channel already shows it."""
         me = self.client.user
@@ -201,12 +261,28 @@ class Delivery:
             log.warning("cannot read the history of channel %s (%s): posting anyway", where, error)
         return None
 
+    async def _delivered(self, tracked: Key | None) -> None:
+        if isinstance(tracked, ResultLine):
+            await self.closing_done(tracked.game_id, RESULT)
+        else:
+            self.acknowledge(tracked)
+
     async def _undeliverable(
-        self, channel_id: int, tracked: Tracked | None, error: discord.HTTPException
+        self, channel_id: int, tracked: Key | None, error: discord.HTTPException
     ) -> None:
         log.warning("channel %s is gone or refuses the answer for good (%s)", channel_id, error)
-        if tracked is not None:
+        if isinstance(tracked, ResultLine):
+            await self.closing_done(tracked.game_id, RESULT)  # nothing left to try
+        elif tracked is not None:
             await self.croupier.undeliverable(tracked.log_id)
+
+    async def closing_done(self, game_id: int, step: str) -> None:
+        """Tell the service a step of a game's thread closing is done. Without the store it is redone
+        at the next start: closing a closed thread is harmless, and the result line is looked for."""
+        try:
+            await self.croupier.closing_done(game_id, step)
+        except StoreUnavailable as error:
+            log.warning("closing step %s of game %s is done but not recorded: %s", step, game_id, error)
 
     async def _unarchive(self, channel_id: int) -> bool:
         try:
@@ -236,7 +312,7 @@ def _explain(channel_id: int, error: discord.HTTPException, delay: float) -> Non
         log.warning("posting in channel %s failed (%s); retrying in %g s", channel_id, error, delay)
 
 
-def _scan_from(tracked: Tracked) -> discord.Object:
+def _scan_from(tracked: Key) -> discord.Object:
     """Where the answer can be: after the line it answers, else after the entry was logged."""
     if tracked.answering is not None:
         return discord.Object(tracked.answering)
@@ -246,7 +322,7 @@ def _scan_from(tracked: Tracked) -> discord.Object:
     return discord.Object(discord.utils.time_snowflake(when - CLOCK_SLACK) if when is not None else 0)
 
 
-def _answers(message: discord.Message, out: Outgoing, tracked: Tracked) -> bool:
+def _answers(message: discord.Message, out: Outgoing, tracked: Key) -> bool:
     reference = message.reference
     if tracked.answering is not None:
         return reference is not None and reference.message_id == tracked.answering
@@ -257,8 +333,11 @@ def _answers(message: discord.Message, out: Outgoing, tracked: Tracked) -> bool:
 
 
 def _same_body(message: discord.Message, out: Outgoing) -> bool:
-    """The same embeds (title and story) as the answer would have: a post that carries no reference."""
-    if not out.embeds or not message.embeds:
+    """The same embeds (title and story) as the answer would have — or, for a post of text alone (a
+    result line), the same text: a post that carries no reference."""
+    if not out.embeds:
+        return bool(out.content) and not message.embeds and message.content == out.content
+    if not message.embeds:
         return False
     mine, theirs = out.embeds[0], message.embeds[0]
     return (mine.title, mine.description) == (theirs.title, theirs.description)

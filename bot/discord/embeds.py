@@ -93,8 +93,8 @@ def turn_field(reply: Reply) -> tuple[str, str] | None:
 
 def live_embeds(reply: Reply, commands: Mapping[str, str]) -> list[discord.Embed]:
     """A game's live table (the first message of its thread): its title and state — sign-up open,
-    over — the running table, who acts until when, its options and its dice commitment. No ping:
-    the per-move replies wake the player to act."""
+    over — the running table, who acts until when, its options, its dice commitment and, once it is
+    over, the seed it hid. No ping: the per-move replies wake the player to act."""
     live = reply.live
     assert live is not None
     lang = reply.language
@@ -120,6 +120,9 @@ def live_embeds(reply: Reply, commands: Mapping[str, str]) -> list[discord.Embed
     if live.commitment:
         field = texts.render("discord.field.commitment", {}, lang)
         embed.add_field(name=field, value=f"`{live.commitment}`", inline=False)
+    if live.seed:  # once the game is over: anyone can check SHA-256(seed) against the commitment above
+        field = texts.render("discord.field.seed", {}, lang)
+        embed.add_field(name=field, value=f"`{live.seed}`", inline=False)
     if reply.game_id is not None:
         embed.set_footer(text=texts.render("discord.live.footer", {"id": reply.game_id}, lang))
     return fit([embed])

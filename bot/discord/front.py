@@ -186,10 +186,12 @@ class Front:
         look_first: bool = False,
         logged_at: datetime | None = None,
         header: str | None = None,
+        closing: bool = True,
     ) -> None:
         """Queue a public reply's post in the channel — retried until delivered when the log tracks it
         (``message_id``: what it answers) — then the board move, the live table and, at a game's end,
-        its thread's closing. ``header``: a line in front (naming the player of a lost interaction)."""
+        its thread's closing (``closing`` False: the start redoes what is left of it, knowing what is).
+        ``header``: a line in front (naming the player of a lost interaction)."""
         out = outgoing(reply) if reply.game_id is not None else _plain(reply)
         if header is not None:
             out = out.headed(header, out.allowed_mentions)
@@ -203,16 +205,16 @@ class Front:
                 await self._board_moved(channel_id, sent.id if out.view is not None else None)
 
         self.outbox.put(channel_id, post)
-        self._after_reply(channel_id, reply)
+        self._after_reply(channel_id, reply, closing=closing)
 
-    def _after_reply(self, channel_id: int, reply: Reply) -> None:
+    def _after_reply(self, channel_id: int, reply: Reply, *, closing: bool = True) -> None:
         """The live table and, at the end of a game in its own thread, the thread's closing — queued
         after the reply itself."""
         if reply.live is None or not reply.ok or reply.private:
             return
         self.live.redraw(reply, channel_id, self.commands(reply.language))
-        if reply.live.finished:
-            self.live.close(reply, channel_id)
+        if reply.live.finished and closing:
+            self.live.close(reply, channel_id, ended_at=self.croupier.clock())
 
     def _tracked(
         self, reply: Reply, message_id: str | None, logged_at: datetime | None = None

@@ -1,23 +1,27 @@
 """The live table of a game played in its own thread: the thread's first message, edited in place after
 every public reply (only the newest state is drawn: edits are coalesced in the outbox), never pinging
 anyone; and what follows the game's end — the thread archived and locked, a result post in a text
-channel home (a forum has no message box of its own, so it gets none)."""
+channel home (a forum has no message box of its own, so it gets none). Both closing steps are retried
+until done and recorded by the service step by step; a start redoes what an earlier process left
+(:mod:`bot.discord.catch_up`)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from datetime import datetime
 
 import discord
 
 from bot import texts
 from bot.discord import threads
 from bot.discord.boards import live_view
-from bot.discord.delivery import Delivery, Tracked
+from bot.discord.delivery import Delivery, ResultLine, Tracked
 from bot.discord.embeds import live_embeds
 from bot.discord.mentions import nobody
 from bot.discord.outbox import Outbox
 from bot.discord.outgoing import Outgoing
+from bot.forum import RESULT, THREAD
 from bot.replies import Reply
 
 log = logging.getLogger(__name__)
@@ -54,30 +58,43 @@ class LiveTables:
 
         self.outbox.put(channel_id, edit, latest=("live", live.message))
 
-    def close(self, reply: Reply, thread_id: int) -> None:
-        """After a game's final reply (queued before this): archive and lock its thread, and give a
-        text-channel home its result line with a link to the thread."""
+    def close(
+        self,
+        reply: Reply,
+        thread_id: int,
+        *,
+        ended_at: datetime,
+        close: bool = True,
+        post: bool = True,
+        look_first: bool = False,
+    ) -> None:
+        """After a game's final reply (queued before this, in the thread): archive and lock its thread,
+        then give a text-channel home its result line with a link to the thread. Each step is retried
+        until done and then recorded by the service, so a start redoes only what is left (``close``,
+        ``post``; ``look_first``: the line may be in the home already — an earlier process's)."""
+        game_id, live = reply.game_id, reply.live
+        if game_id is None or live is None:
+            return
+        lang = reply.language
+        # A text channel's thread starts from a message in the channel (the live table): that channel
+        # is the home and takes the line. A forum post's live table is in the post: a forum gets none.
+        home = int(live.channel) if live.channel != str(thread_id) and live.channel.isdigit() else None
 
-        async def chores() -> None:
-            lang = reply.language
-            await threads.close(self.client, thread_id, texts.render("discord.thread.cannot_lock", {}, lang))
-            if not reply.result:
+        async def close_thread() -> None:
+            note = texts.render("discord.thread.cannot_lock", {}, lang)
+            what = f"closing the finished game's thread {thread_id}"
+            if await self.delivery.persist(what, lambda: threads.close(self.client, thread_id, note)):
+                await self.delivery.closing_done(game_id, THREAD)
+
+        async def post_result() -> None:
+            if home is None or not reply.result:
+                await self.delivery.closing_done(game_id, RESULT)
                 return
-            home = await self._home_of(thread_id)
-            if not isinstance(home, discord.TextChannel):
-                return  # a forum: its posts are the record
             facts = {"result": reply.result, "thread": f"<#{thread_id}>"}
-            line = texts.render("discord.thread.result_post", facts, lang)
-            await self.delivery.post(home.id, Outgoing([], nobody(), content=line))
+            line = Outgoing([], nobody(), content=texts.render("discord.thread.result_post", facts, lang))
+            await self.delivery.post(home, line, tracked=ResultLine(game_id, ended_at), look_first=look_first)
 
-        self.outbox.put(thread_id, chores)
-
-    async def _home_of(self, thread_id: int) -> discord.abc.GuildChannel | None:
-        thread = self.client.get_channel(thread_id)
-        if thread is None:
-            try:
-                thread = await self.client.fetch_channel(thread_id)
-            except discord.HTTPException as error:
-                log.warning("cannot find the finished game's thread %s: %s", thread_id, error)
-                return None
-        return await threads.home_of(self.client, thread) if isinstance(thread, discord.Thread) else None
+        if close:
+            self.outbox.put(thread_id, close_thread)
+        if post:
+            self.outbox.put(thread_id, post_result)  # after the closing: the thread's queue keeps the order

@@ -15,6 +15,7 @@ from typing import Any, Final, Literal
 import discord
 
 from bot.discord import escape
+from bot.discord.delivery import THREAD_ARCHIVED
 from bot.discord.mentions import nobody
 
 log = logging.getLogger(__name__)
@@ -132,9 +133,11 @@ async def remove(client: discord.Client, made: GameThread, note: str) -> None:
     await _quietly(client.http.edit_channel(made.thread_id, archived=True))
 
 
-async def close(client: discord.Client, thread_id: int, cannot_lock: str) -> bool:
+async def close(client: discord.Client, thread_id: int, cannot_lock: str, *, again: bool = False) -> bool:
     """Archive and lock a finished game's thread, so it stays as the record. Without Manage Threads
-    it is archived only, after a note saying why. Answers whether it was locked."""
+    it is archived only, after a note saying why. Answers whether it is locked. A failure that may
+    pass (a 5xx, a timeout) and a 404 (the thread is gone) are raised: the caller retries, or stops.
+    ``again``: the thread was just unarchived for this (it is not unarchived twice)."""
     try:
         await client.http.edit_channel(thread_id, archived=True, locked=True)
         return True
@@ -145,11 +148,27 @@ async def close(client: discord.Client, thread_id: int, cannot_lock: str) -> boo
             error.text or error.code,
         )
     except discord.HTTPException as error:
-        log.warning("could not archive the finished game's thread %s: %s", thread_id, error)
-        return False
+        if error.code != THREAD_ARCHIVED or again:
+            raise
+        return await _close_archived(client, thread_id, cannot_lock)
     await _quietly(client.http.send_message(thread_id, params=_note(cannot_lock)))
     await _quietly(client.http.edit_channel(thread_id, archived=True))
     return False
+
+
+async def _close_archived(client: discord.Client, thread_id: int, cannot_lock: str) -> bool:
+    """An archived thread takes no change but being unarchived: done if it is locked already (an
+    earlier try Discord made but never answered), else (Discord archived it after a quiet week)
+    unarchived and closed again."""
+    thread = await client.fetch_channel(thread_id)
+    if isinstance(thread, discord.Thread) and thread.locked:
+        return True
+    try:
+        await client.http.edit_channel(thread_id, archived=False)
+    except discord.Forbidden as error:
+        log.error("the finished game's thread %s stays archived but unlocked (%s)", thread_id, error.text)
+        return False
+    return await close(client, thread_id, cannot_lock, again=True)
 
 
 def _note(text: str) -> discord.http.MultipartParameters:

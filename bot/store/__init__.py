@@ -38,6 +38,7 @@ from bot.store.records import (
     NewLogEntry,
     ParticipantRecord,
     Tournament,
+    Unclosed,
     Unreminded,
 )
 from bot.store.uow import Store, UnitOfWork
@@ -65,6 +66,7 @@ __all__ = [
     "StoreUnavailable",
     "Tournament",
     "TransactionAborted",
+    "Unclosed",
     "UnitOfWork",
     "UnknownGame",
     "UnknownTournament",

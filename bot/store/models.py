@@ -45,6 +45,10 @@ GAME_STATUSES = ("open", "closed")
 CORRECTION_KINDS = ("undo", "adjust", "disqualify", "reinstate")
 OPEN_GAME_PER_CHANNEL = "uq_games_open_channel"
 KIND_MAX = 32  # a game's stored name (its ``Game.name``)
+UNCLOSED = (  # a finished game whose thread closing is not all done (see ``uow.forum.closings``)
+    "status = 'closed' AND live_message IS NOT NULL"
+    " AND (thread_closed_at IS NULL OR result_posted_at IS NULL)"
+)
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -90,6 +94,13 @@ class GameRow(Base):
             postgresql_where=text("status = 'open'"),
         ),
         Index("ix_games_status_turn_deadline", "status", "turn_deadline"),
+        # Finished games whose thread still needs closing (or its home its result line): few, at start.
+        Index(
+            "ix_games_unclosed",
+            "closed_at",
+            sqlite_where=text(UNCLOSED),
+            postgresql_where=text(UNCLOSED),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -112,6 +123,10 @@ class GameRow(Base):
     # none (threads off). When the player to act was reminded of the deadline (once per deadline).
     live_message: Mapped[str | None] = mapped_column(String(64))
     reminded_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # A finished game's thread closing, step by step (migration 0007): when its thread was archived and
+    # locked, when its home got the result line; NULL while still to do (for a game with a live table).
+    thread_closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    result_posted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class ParticipantRow(Base):

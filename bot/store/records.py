@@ -181,6 +181,20 @@ class Unreminded:
 
 
 @dataclasses.dataclass(frozen=True)
+class Unclosed:
+    """A finished game played in a thread of its own whose closing is not all done: its thread still
+    to archive and lock (``thread_closed`` False), or its home still without its result line."""
+
+    game_id: int
+    guild: str
+    channel: str  # the game's thread
+    home: str  # the channel of its tournament (the thread's parent): its settings apply
+    closed_at: datetime
+    thread_closed: bool
+    result_posted: bool
+
+
+@dataclasses.dataclass(frozen=True)
 class ChannelDefaults:
     """The bot-wide values a channel falls back on when neither it nor its guild overrides them."""
 

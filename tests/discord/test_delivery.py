@@ -2,12 +2,14 @@
 or a 500 is shown once posting works again; a post whose answer never came back is looked for before it
 is tried again; an answer an earlier process left pending is delivered at the next start — unless the
 channel shows it already (a crash between posting and acknowledging); a thread that is gone ends the
-trying. The log records each answer's delivery."""
+trying. The log records each answer's delivery. No network call is made under the channel lock: a post
+Discord holds up does not hold up the next move in that channel."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
 from collections.abc import Callable
 
 import pytest
@@ -16,7 +18,7 @@ from sqlalchemy import update
 from bot.store import LogEntry
 from bot.store.repositories.tables import log_t
 from tests.discord.helpers import Table, asked, says, story
-from tests.discord_emulator import BotMessage
+from tests.discord_emulator import BotMessage, Fault
 from tests.discord_emulator.fixtures import quick_discord_retries  # noqa: F401  (the fixture)
 
 QUICK = {"retry_start_seconds": 0.05, "retry_cap_seconds": 0.2, "acknowledge_after_seconds": 0.05}
@@ -165,3 +167,49 @@ async def test_a_deleted_thread_makes_an_answer_undeliverable(quick: Table) -> N
         assert entry.delivery == "undeliverable"
         assert entry.delivered_at is None
     assert answers_to(table, line) == []
+
+
+async def written(table: Table, message_id: str, timeout: float = 5.0) -> LogEntry:  # noqa: ASYNC109
+    """The log entry once it is written, delivered or not (a safety net, not a measure)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            entry = await entry_of(table, message_id)
+            if entry is not None:
+                return entry
+            await asyncio.sleep(0.02)
+
+
+async def taken(fault: Fault, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+    """Until a request reached the emulator and ``fault`` holds it (a safety net, not a measure)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            if fault.spent:
+                return
+            await asyncio.sleep(0.02)
+
+
+async def test_a_post_discord_holds_up_does_not_hold_up_the_next_move_in_its_channel(quick: Table) -> None:
+    table, p = quick, quick.people
+    table.dice.will_roll(4, 2)
+    async with table.running():
+        await opened(table)
+        held = table.emu.fail_requests(
+            operation="create_message", channel=p.channel, hang=math.inf, then="process"
+        )
+        first = await table.say(p.anna, "weiter")
+        await taken(held)  # the answer to the first throw hangs in Discord …
+        second = await table.say(p.anna, "weiter")
+        stored = await written(table, f"discord:{second}")  # … while the second is applied
+        assert stored.dice == [2]
+        assert held.hits == []  # the first post is still held: nothing answered it yet
+        assert answers_to(table, first) == []
+        held.release()
+        later = await table.answer_to(second)
+        assert story(later) == [says("v6.thrown", face=2, player="Anna", total=6), asked("Anna")]
+        (earlier,) = answers_to(table, first)
+        assert freiwurf(4)(earlier)
+        posted = [m.message_id for m in table.emu.bot_messages if m.action == "create"]
+        assert posted.index(earlier.message_id) < posted.index(later.message_id)  # in the order played
+    record = await table.game()
+    assert record is not None
+    assert record.dice_used == 2

@@ -3,20 +3,24 @@
 table; the game is played there to the end, the post archived and locked; every Durchgang of the forum
 counts in one tournament's standings, shown by /tabelle in any of its posts. In a text channel with
 threads the same happens in a thread, and the channel gets a short result line (V6-R6 close, V6-R7
-standings)."""
+standings). With verifiable dice the close reveals the seed in the thread and on the final live table.
+Closing a thread against Discord's failures: test_thread_closing.py."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 import pytest
 
+from bot.croupier import Croupier
 from bot.exports import column
 from bot.settings import DEFAULT_TURN_TIMEOUT_SECONDS
+from engine.dice import derive_die
 from tests.discord.helpers import (
     Table,
     asked,
@@ -92,6 +96,11 @@ class Hall:
 
 @pytest.fixture
 async def hall(table: Table) -> Hall:
+    return await hall_of(table)
+
+
+async def hall_of(table: Table) -> Hall:
+    """The guild's forum (with its "Turnierleitung" post) and a text channel, where the bot may lock."""
     emu, p = table.emu, table.people
     bot_may_lock = [perms.Overwrite(emu.bot_id, perms.MEMBER_OVERWRITE, allow=perms.MANAGE_THREADS)]
     forum = await emu.add_channel(p.guild, "durchgaenge", type=FORUM, overwrites=bot_may_lock)
@@ -388,3 +397,44 @@ async def test_an_opening_whose_live_table_failed_is_drawn_once_posting_works(ha
             await asyncio.sleep(0.02)
         assert entry is not None
         assert entry.delivery == "delivered"
+
+
+def fields_of(message: BotMessage) -> dict[str, str]:
+    return {f["name"]: f["value"] for f in message.embeds[0].get("fields") or []}
+
+
+async def test_with_verifiable_dice_the_close_reveals_the_seed_in_the_thread_and_on_the_live_table(
+    hall: Hall,
+) -> None:
+    """Verifiable dice (no script): the live table shows SHA-256(seed) from the opening and never the
+    seed while the game runs; at the close (V6-R6) the thread's last reply reveals the seed, and so does
+    the final live table, beside the commitment it matches — and the die anna threw is the seed's first."""
+    p, emu, table = hall.table.people, hall.emu, hall.table
+    commitment_field, seed_field = drawn("discord.field.commitment"), drawn("discord.field.seed")
+    async with table.running(Croupier(store=table.store, clock=table.clock)):
+        sent, _ = await hall.slash(
+            hall.lobby, p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen"
+        )
+        pointer = await emu.next_message(hall.lobby, predicate=lambda m: m.interaction_id == sent.id)
+        thread = int(pointer.content.split("<#")[1].split(">")[0])
+        live = (thread, thread)  # a forum post's first message: the live table
+        opening = await hall.live_edit(live, lambda m: bool(m.embeds))
+        with table.store.transaction(read_only=True) as uow:
+            record = uow.games.open_in(str(thread))
+        assert record is not None
+        assert fields_of(opening)[commitment_field] == f"`{record.commitment}`"
+        await hall.public(thread, p.anna, "mitmachen")
+        thrown = await hall.said(thread, p.anna, "weiter")
+        running = await hall.live_edit(live, lambda m: seed_field not in fields_of(m) and bool(table_rows(m)))
+        assert fields_of(running)[commitment_field] == f"`{record.commitment}`"
+        closed = await hall.public(thread, p.moni, "durchgang", subcommand="schliessen")
+        seed = record.seed.hex()
+        assert fields_of(closed)[seed_field] == table.says("common.seed_revealed", game=None, seed=seed)
+        final = await hall.live_edit(
+            live, lambda m: m.embeds[0].get("description") == drawn("discord.live.finished")
+        )
+        assert fields_of(final)[seed_field] == f"`{seed}`"
+        assert fields_of(final)[commitment_field] == f"`{record.commitment}`"
+        assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == record.commitment
+        face = derive_die(record.seed, record.id, 0)
+        assert story(thrown)[0] == table.says("v6.freiwurf", player="Anna", face=face, total=face)

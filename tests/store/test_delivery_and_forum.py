@@ -1,6 +1,7 @@
 """``uow.delivery`` and ``uow.forum`` (bot/store/repositories/delivery.py, forum.py) on both stores: pending
 answers in log order and their acknowledgement in one statement, a reminder claimed exactly once and
-cleared by the next save, where to catch up, and one open game of a kind per home."""
+cleared by the next save, where to catch up, one open game of a kind per home, and a finished game's
+thread closing recorded step by step until nothing is left of it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 
 from bot.store import GameSave, NewLogEntry, Store
 from bot.store.repositories.delivery import DELIVERED, PENDING, UNDELIVERABLE
-from tests.store.test_repositories import NOW, new_game
+from bot.store.repositories.forum import RESULT, THREAD
+from tests.store.test_repositories import COMMITMENT, NOW, SEED, close, new_game
 
 
 async def logged(store: Store, message_id: str, *, game_id: int | None, delivery: str | None) -> int:
@@ -137,3 +139,71 @@ async def test_a_home_has_one_open_game_of_each_kind(store: Store) -> None:
         )
         assert uow.forum.next_number(tournament.id, "verflixte6") == 2
         assert uow.forum.next_number(tournament.id, "killer") == 1
+
+
+async def in_thread(store: Store, thread: str) -> int:
+    """A game played in a thread of the text channel "home-1" (its live table is the thread's start)."""
+    with store.transaction() as uow:
+        tournament = uow.tournaments.current("home-1") or uow.tournaments.create(
+            "guild-1", "home-1", "Spring cup", "sum", NOW
+        )
+        game = uow.games.create(
+            tournament.id,
+            thread,
+            "verflixte6",
+            {},
+            SEED,
+            COMMITMENT,
+            {},
+            None,
+            NOW,
+            live_message=f"home-1:{thread}",
+        )
+        uow.commit()
+    return game.id
+
+
+async def test_a_finished_thread_game_is_unclosed_until_both_steps_are_recorded(store: Store) -> None:
+    first = await in_thread(store, "thread-1")
+    second = await in_thread(store, "thread-2")
+    in_place = await new_game(store, "chan-9", players=("anna",))  # no live table: nothing to close
+    with store.transaction(read_only=True) as uow:
+        assert uow.forum.unclosed(NOW + timedelta(days=1)) == ()  # open games have nothing to close
+    for game_id in (second, first, in_place.id):
+        with store.transaction(read_only=True) as uow:
+            record = uow.games.get(game_id)
+        assert record is not None
+        await close(store, record, {})  # closed at NOW + 1 h
+    ended = NOW + timedelta(hours=1)
+    with store.transaction(read_only=True) as uow:
+        assert uow.forum.unclosed(ended - timedelta(seconds=1)) == ()  # only games ended by then
+        unclosed = uow.forum.unclosed(ended)
+    assert [(u.game_id, u.channel, u.home, u.guild) for u in unclosed] == [
+        (first, "thread-1", "home-1", "guild-1"),  # the same end: by id
+        (second, "thread-2", "home-1", "guild-1"),
+    ]
+    assert all(u.closed_at == ended and not u.thread_closed and not u.result_posted for u in unclosed)
+    with store.transaction() as uow:
+        assert uow.forum.closing_done(first, THREAD, ended)
+        assert not uow.forum.closing_done(first, THREAD, ended)  # recorded once
+        assert uow.forum.closing_done(second, RESULT, ended)
+        assert not uow.forum.closing_done(in_place.id + 1000, THREAD, ended)  # no such game
+        uow.commit()
+    with store.transaction(read_only=True) as uow:
+        left = {u.game_id: (u.thread_closed, u.result_posted) for u in uow.forum.unclosed(ended)}
+    assert left == {first: (True, False), second: (False, True)}
+    with store.transaction() as uow:
+        uow.forum.closing_done(first, RESULT, ended)
+        uow.forum.closing_done(second, THREAD, ended)
+        uow.commit()
+    with store.transaction(read_only=True) as uow:
+        assert uow.forum.unclosed(ended) == ()
+
+
+async def test_an_open_game_records_no_closing_step(store: Store) -> None:
+    game_id = await in_thread(store, "thread-1")
+    with store.transaction() as uow:
+        assert not uow.forum.closing_done(game_id, THREAD, NOW)  # it has not ended
+        uow.commit()
+    with pytest.raises(ValueError, match="a closing step is"), store.transaction() as uow:
+        uow.forum.closing_done(game_id, "archived", NOW)

@@ -341,3 +341,45 @@ async def test_0004_numbers_each_kind_of_game_on_its_own(store: Store) -> None:
             uow.games.save(game.id, 1, {}, 0, None, None, [], "closed", NOW)
         uow.commit()
     assert numbers == [("verflixte6", 1), ("killer", 1), ("verflixte6", 2), ("killer", 2), ("verflixte6", 3)]
+
+
+# --- 0007: a finished game's thread closing, step by step ---------------------------------------------
+
+
+async def test_0007_counts_threads_closed_before_it_as_done(blank_db_url: str) -> None:
+    """A thread finished before 0007 was closed in the bot's one try back then: the first start after
+    the upgrade must neither close it again nor post its result line twice. A game still open in its
+    thread gets its closing recorded from then on."""
+    upgrade(blank_db_url, "0006_discord_forum")
+    execute(
+        blank_db_url,
+        "INSERT INTO tournaments (guild, channel, name, scoring, created_at) "
+        "VALUES ('g', 'home', 'Cup', 'sum', '2026-03-01 20:00:00+00:00')",
+    )
+    seed = "X'73'" if blank_db_url.startswith("sqlite") else "'\\x73'::bytea"
+    game = (
+        "INSERT INTO games (tournament_id, channel, kind, number, options, status, seed, commitment, "
+        "dice_used, snapshot, version, opened_at, closed_at, live_message) VALUES (1, '{channel}', "
+        "'verflixte6', {number}, '{{}}', '{status}', {seed}, 'c', 0, '{{}}', 1, '2026-03-01 20:00:00+00:00', "
+        "{closed_at}, {live})"
+    )
+    ended = "'2026-03-01 21:00:00+00:00'"
+    for number, channel, status, closed_at, live in (
+        (1, "thread-1", "closed", ended, "'home:thread-1'"),
+        (2, "home", "closed", ended, "NULL"),  # played in place: no thread
+        (3, "thread-3", "open", "NULL", "'home:thread-3'"),
+    ):
+        execute(
+            blank_db_url,
+            game.format(
+                channel=channel, number=number, status=status, seed=seed, closed_at=closed_at, live=live
+            ),
+        )
+    upgrade(blank_db_url)
+    async with await Store.open(blank_db_url) as store:
+        with store.transaction() as uow:
+            assert uow.forum.unclosed(NOW.replace(year=2030)) == ()  # 1 was closed, 2 had no thread
+            uow.games.save(3, 1, {}, 0, None, None, [], "closed", NOW.replace(year=2027))
+            uow.commit()
+        with store.transaction(read_only=True) as uow:
+            assert [u.game_id for u in uow.forum.unclosed(NOW.replace(year=2030))] == [3]

@@ -1,17 +1,21 @@
 """``uow.forum``: what Discord-as-the-forum needs besides moves — the open games of a home (a forum or
-text channel whose threads hold the games), due reminders, and where to catch up after a restart."""
+text channel whose threads hold the games), due reminders, where to catch up after a restart, and the
+finished games whose thread closing is not all done."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import bindparam, func, literal_column, select, update
+from sqlalchemy import bindparam, func, literal_column, or_, select, update
 
-from bot.store.records import CatchUpPoint, Unreminded
+from bot.store.records import CatchUpPoint, Unclosed, Unreminded
 from bot.store.repositories.tables import IS_OPEN, games_t, log_t, tournaments_t
 from bot.store.repositories.transaction import Transaction, check_instant
 
 CHAT_PREFIX = "discord:"  # the log ids of chat lines; slash commands and presses are "interaction:…"
+THREAD = "thread"  # a closing step: the thread archived and locked
+RESULT = "result"  # a closing step: the home's result line posted (or none needed)
+_STEP_COLUMNS = {THREAD: games_t.c.thread_closed_at, RESULT: games_t.c.result_posted_at}
 
 _OPEN_OF_KIND_IN_HOME = (
     select(games_t.c.id)
@@ -73,6 +77,26 @@ _OPEN_GAMES = (
     .where(IS_OPEN)
     .order_by(games_t.c.id)
 )
+_IS_CLOSED = games_t.c.status == literal_column("'closed'")  # literals, so the partial index applies
+_UNCLOSED = (
+    select(
+        games_t.c.id,
+        games_t.c.channel,
+        games_t.c.closed_at,
+        games_t.c.thread_closed_at,
+        games_t.c.result_posted_at,
+        tournaments_t.c.guild,
+        tournaments_t.c.channel.label("home"),
+    )
+    .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
+    .where(
+        _IS_CLOSED,
+        games_t.c.live_message.is_not(None),
+        or_(games_t.c.thread_closed_at.is_(None), games_t.c.result_posted_at.is_(None)),
+        games_t.c.closed_at <= bindparam("b_before"),
+    )
+    .order_by(games_t.c.closed_at, games_t.c.id)
+)
 
 
 class Forum:
@@ -133,3 +157,35 @@ class Forum:
             )
             for row in self._tx.execute(_OPEN_GAMES)
         )
+
+    def unclosed(self, before: datetime) -> tuple[Unclosed, ...]:
+        """Finished games with a live table (played in a thread of their own), closed no later than
+        ``before`` (the start of the asking process: what it closes itself, it finishes itself), whose
+        thread is not archived and locked yet or whose home lacks its result line; the oldest first."""
+        check_instant("before", before)
+        return tuple(
+            Unclosed(
+                game_id=row.id,
+                guild=row.guild,
+                channel=row.channel,
+                home=row.home,
+                closed_at=row.closed_at,
+                thread_closed=row.thread_closed_at is not None,
+                result_posted=row.result_posted_at is not None,
+            )
+            for row in self._tx.execute(_UNCLOSED, {"b_before": before})
+        )
+
+    def closing_done(self, game_id: int, step: str, now: datetime) -> bool:
+        """Record that a step of a finished game's closing (:data:`THREAD` or :data:`RESULT`) is done;
+        answers whether this call recorded it (False: done before, or the game is not closed)."""
+        if step not in _STEP_COLUMNS:
+            raise ValueError(f"a closing step is {THREAD!r} or {RESULT!r}, not {step!r}")
+        check_instant("now", now)
+        column = _STEP_COLUMNS[step]
+        statement = (
+            update(games_t)
+            .where(games_t.c.id == game_id, column.is_(None), _IS_CLOSED)
+            .values({column.name: now})
+        )
+        return int(self._tx.execute(statement).rowcount) == 1
