@@ -1,6 +1,7 @@
-"""Choices for an option while it is being typed (Discord's autocomplete): the jokers of the open
-Durchgang, completing the last item of a comma list; the seated players, by id; a game's options and
-their values. Read-only: a suggestion changes nothing, and a front end shows what it is given.
+"""Choices for an option while it is being typed (Discord's autocomplete): what the open game offers
+for it (a comma list of jokers, say, its last item completed); the seated players, by id; a game's
+options and their values. Read-only: a suggestion changes nothing, and a front end shows what it is
+given. No game is named here: each says what it offers (``Game.suggest``).
 """
 
 from __future__ import annotations
@@ -14,14 +15,11 @@ from bot.games import GAMES, language_of
 from bot.rendering import Narrator
 from bot.store import UnitOfWork
 from engine.commands import fold
-from engine.game import Game, OptionSpec
-from engine.verflixte6.highlights import enabled_jokers
-from engine.verflixte6.state import MAX_JOKERS
+from engine.game import Candidates, Game, OptionSpec, suggested
 
 WHAT = ("jokers", "players", "options")
 SHOWN_MAX = 25  # Discord shows at most 25 choices
 TEXT_MAX = 100  # … each name and value at most 100 characters long
-NO_JOKERS = "keine"  # the word Die verflixte 6! reads as "no jokers" ("Joker: keine")
 
 
 @dataclass(frozen=True)
@@ -33,7 +31,8 @@ class Suggestion:
 def suggestions_in(
     uow: UnitOfWork, narrator: Narrator, guild: str, channel: str, home: str, what: str, typed: str
 ) -> list[Suggestion]:
-    """The jokers or seated players of the channel's open game that fit what was typed so far."""
+    """The seated players of the channel's open game, or what it offers for ``what``, that fit what
+    was typed so far."""
     state = uow.channels.state(guild, channel, home)
     record = state.game
     game = GAMES.get(record.kind) if record is not None else None
@@ -43,10 +42,11 @@ def suggestions_in(
     lang = language_of(state)
     if what == "players":
         return _fitting(_players(narrator, game, loaded, lang), typed)
-    if what == "jokers" and game.name == "verflixte6":
-        none = narrator.line("choice.no_jokers", {}, lang, game=game, literal=True)
-        return jokers(enabled_jokers(loaded), typed, none)
-    return []
+    offered = suggested(game, loaded, what)
+    if offered is None:
+        return []
+    none = narrator.line(offered.none_label, {}, lang, game=game, literal=True) if offered.none else ""
+    return listing(offered, typed, none)
 
 
 def _players(narrator: Narrator, game: Game[Any], state: Any, lang: str) -> list[Suggestion]:
@@ -71,25 +71,28 @@ def _clipped(suggestion: Suggestion) -> Suggestion:
     return Suggestion(name if len(name) <= TEXT_MAX else name[: TEXT_MAX - 1] + "…", suggestion.value)
 
 
-def jokers(enabled: Sequence[str], typed: str, none_label: str) -> list[Suggestion]:
+def listing(offered: Candidates, typed: str, none_label: str) -> list[Suggestion]:
     """``Rattenlord, AL`` → ``Rattenlord, ALL IN``: the last item of the comma list completed with
-    the enabled jokers not listed yet; "none" while nothing is listed."""
+    the offered values not listed yet, while the list has room; the game's "none" (shown as
+    ``none_label``) while nothing is listed."""
     head, comma, last = typed.rpartition(",")
     listed = [item.strip() for item in head.split(",") if item.strip()] if comma else []
     taken = {fold(item) for item in listed}
-    free = [name for name in enabled if fold(name) not in taken]
+    free = [value for value in offered.values if fold(value) not in taken]
     lead = ", ".join(listed)
     candidates = (
         []
-        if len(listed) >= MAX_JOKERS
+        if offered.limit and len(listed) >= offered.limit
         else [
-            Suggestion(f"{lead}, {name}" if lead else name, f"{lead}, {name}" if lead else name)
-            for name in free
+            Suggestion(f"{lead}, {value}" if lead else value, f"{lead}, {value}" if lead else value)
+            for value in free
         ]
     )
     fitting = _completing(candidates, lead, last)
-    if not listed and (fold(none_label).startswith(fold(last)) or NO_JOKERS.startswith(fold(last))):
-        fitting = [*fitting[: SHOWN_MAX - 1], Suggestion(none_label, NO_JOKERS)]
+    key = fold(last)
+    says_none = fold(none_label).startswith(key) or fold(offered.none).startswith(key)
+    if offered.none and not listed and says_none:
+        fitting = [*fitting[: SHOWN_MAX - 1], Suggestion(none_label, offered.none)]
     return fitting
 
 

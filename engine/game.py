@@ -142,6 +142,21 @@ class OptionSpec:
     multi: bool = False  # a comma list of values (Die verflixte 6!'s jokers, Killer's modes)
 
 
+@dataclasses.dataclass(frozen=True)
+class Candidates:
+    """What a game offers while a player types a value it asked for (Discord's autocomplete): the
+    ``values``, shown as they are, for a comma list of at most ``limit`` of them (0: no limit), each
+    item completed in turn; ``none`` is the word that means an empty list, offered while nothing is
+    listed and labelled by the catalogue key ``none_label``. Matching what was typed is the front
+    end's business (folding, how many fit on a screen); the game only says what there is.
+    """
+
+    values: tuple[str, ...] = ()
+    limit: int = 0
+    none: str = ""
+    none_label: str = ""
+
+
 State = TypeVar("State")
 
 
@@ -222,6 +237,12 @@ class Game(Protocol[State]):
         ``state`` when one is open, else about a game opened without options."""
         ...
 
+    def suggest(self, state: State, what: str) -> Candidates | None:
+        """The values to offer while a player types ``what`` (Die verflixte 6!'s ``"jokers"``), or None
+        when the game has nothing to offer for it. Optional: a game without this member offers
+        nothing, so callers ask through :func:`suggested`."""
+        ...
+
     def results(self, state: State) -> Mapping[str, Result]:
         """A finished game's results by participant id (empty for a game that is not ``ranked``)."""
         ...
@@ -229,6 +250,13 @@ class Game(Protocol[State]):
     def summary(self, state: State) -> dict[str, Any]:
         """The state part of the ``croupier replay`` output (``players`` and, for Killer, the winner)."""
         ...
+
+
+def suggested(game: Game[State], state: State, what: str) -> Candidates | None:
+    """``game.suggest(state, what)``, or None for a game written before the hook existed: a game is
+    loaded from an entry point and need not declare every optional member."""
+    suggest: Callable[[State, str], Candidates | None] | None = getattr(game, "suggest", None)
+    return None if suggest is None else suggest(state, what)
 
 
 # Lifecycle commands shared by every game. Front ends build them from slash commands; each game's

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from engine.dice import DiceSource
 from engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
 from engine.game import (
+    Candidates,
     Choice,
     Close,
     Command,
@@ -180,6 +181,9 @@ class _KillerGame:
 
     def info(self, state: KillerState | None, topic: str) -> Sequence[Line]:
         return ()
+
+    def suggest(self, state: KillerState, what: str) -> Candidates | None:
+        return None  # names and dice are typed as they are: nothing to complete
 
     def summary(self, state: KillerState) -> dict[str, Any]:
         """The ``croupier replay`` contract: statuses, PDV, Terminator levels, winner, finished."""

@@ -44,7 +44,7 @@ def choices(state: Durchgang) -> list[Choice]:
             for name in state.options.jokers
         ]
         if spiel is not None and spiel.jokers:
-            options.append(Choice(action="no_jokers", words="Joker: keine"))
+            options.append(Choice(action="no_jokers", words=f"Joker: {words.NO_JOKERS}"))
         return [*options, Choice(action="freiwurf", words="weiter", tone=GO)]
     if participant.role != PLAYING or spiel is None:  # pragma: no cover - can_act allows nothing else
         return []

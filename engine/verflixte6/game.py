@@ -6,17 +6,18 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.dice import DiceSource
-from engine.game import Choice, Command, Event, Highlight, Line, OptionSpec, Seat
+from engine.game import Candidates, Choice, Command, Event, Highlight, Line, OptionSpec, Seat
 from engine.game import Result as GameResult
 from engine.verflixte6 import choices, rules, words
 from engine.verflixte6 import state as snapshot
 from engine.verflixte6.events import V6Event
-from engine.verflixte6.highlights import joker_highlights, joker_overview
+from engine.verflixte6.highlights import enabled_jokers, joker_highlights, joker_overview
 from engine.verflixte6.jokers import registry
 from engine.verflixte6.options import parse_options
 from engine.verflixte6.state import (
     DID_NOT_PLAY,
     JUNGFRAU,
+    MAX_JOKERS,
     ORDERS,
     PLAYING,
     PRINZESSIN,
@@ -99,6 +100,13 @@ class Verflixte6:
     def info(self, state: Durchgang | None, topic: str) -> Sequence[Line]:
         """``jokers``: what each joker the Durchgang plays with does."""
         return joker_overview(state) if topic == "jokers" else ()
+
+    def suggest(self, state: Durchgang, what: str) -> Candidates | None:
+        """``jokers`` (``/joker waehlen``): those the Durchgang plays with, at most three to a list, or
+        none at all ("Joker: keine"), so autocomplete offers only lines the game accepts (V6-S2)."""
+        if what != "jokers":
+            return None
+        return Candidates(tuple(enabled_jokers(state)), MAX_JOKERS, words.NO_JOKERS, "choice.no_jokers")
 
     def summary(self, state: Durchgang) -> dict[str, Any]:
         return {"players": {p.id: {"role": p.role, "points": p.points} for p in state.participants}}

@@ -34,7 +34,8 @@ _COURTESY = frozenset(
 _NOBODY = frozenset(
     {"nicht", "niemand", "niemanden", "keinen", "keine", "keiner", "nichts", "none", "nobody"}
 )
-_NO_JOKERS = frozenset({"keine", "kein", "keiner", "none", "nichts", "ohne", "-"})
+NO_JOKERS = "keine"  # the word for "no jokers" ("Joker: keine"); the others below are read too
+_NO_JOKERS = frozenset({NO_JOKERS, "kein", "keiner", "none", "nichts", "ohne", "-"})
 
 # Whole-line answers (after "ich" and courtesy words are dropped), folded.
 _PHRASES: dict[tuple[str, ...], type[Command]] = {}
