@@ -276,8 +276,13 @@ class Pages:
         closed = tuple(game for game in games if not game.is_open)
         names = _names(games)
         fairness, counted = self._dice.get(games, lambda: uow.web.dice_in([game.id for game in games]), names)
-        corrections = tuple(
-            replace(c, reason=without_ids(c.reason, names)) for c in uow.corrections.of_tournament(chosen.id)
+        corrections = tuple(  # typed words: their mentions become names (the rendered lines name seats)
+            replace(
+                c,
+                reason=without_ids(c.reason, names),
+                voided_text=None if c.voided_text is None else without_ids(c.voided_text, names),
+            )
+            for c in uow.corrections.of_tournament(chosen.id)
         )
         return TournamentPage(
             token=token,
@@ -429,6 +434,9 @@ def _reply(entry: LogEntry) -> Mapping[str, Any]:
 
 
 def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correction] | None = None) -> Move:
+    """One log entry as the page shows it. Only what people typed has its mentions turned into names;
+    the croupier's lines already carry the seats' names, and any ``@<digits>`` in them is text someone
+    chose (a nickname may be another player's id), so it stays as written, never becomes a name."""
     reply = _reply(entry)
     private = bool(reply.get("private"))
     lines = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
@@ -443,7 +451,7 @@ def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correct
         text=without_ids(entry.text, names),
         dice=tuple(int(face) for face in entry.dice),
         dice_from=entry.dice_from,
-        lines=tuple(without_ids(line, names) for line in lines),
+        lines=lines,
         at=entry.created_at,
         voided=None if not entry.voided else _voided(undo, names),
     )

@@ -45,3 +45,10 @@ def test_a_console_reply_is_shown_as_it_was_written() -> None:
 def test_unescaping_undoes_escaping() -> None:
     for text in ("plain", "a_b", "**x**", "[A](https://evil.example)", "@everyone", "# heading", "1. item"):
         assert unescaped(name(text)) == text
+
+
+def test_digits_in_the_croupiers_line_never_become_a_name() -> None:
+    """A nickname made of ``@`` and another player's id is shown as typed, not as that player."""
+    anna = "100000000000000001"
+    line = f"{name('@' + anna)} ist dabei."  # as Discord got it: the mention broken by a zero-width space
+    assert _move(entry("discord:17", line), {anna: "Anna"}).lines == (f"@{anna} ist dabei.",)

@@ -344,8 +344,13 @@ async def test_a_mention_typed_on_discord_shows_the_name_not_the_id(room: Room) 
         assert live["moves"][-1]["text"] == "raube @Anna"
         for html in (shown[0], shown[2], shown[3]):  # the tournament's name, where a page shows it
             assert "Cup @…" in html
-        for ident in (*ids.values(), stranger):
+        for ident in ids.values():
             assert ident not in "\n".join(shown)
+        assert stranger not in shown[2] + shown[3]
+        # The croupier's own lines are shown as it wrote them: the name it quotes keeps the digits the
+        # moderator typed, never turned into anyone's name (a nickname may be someone's id).
+        opened = next(line for move in live["moves"] for line in move["lines"] if stranger in line)
+        assert f"Cup @{stranger}" in opened
     finally:
         await test_client.close()
 
