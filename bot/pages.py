@@ -34,6 +34,14 @@ from engine.game import Game
 
 T = TypeVar("T")
 
+# A croupier's line on the page: its text split at Discord's inline code spans (`dcec4e…`, as the
+# catalogues write commitments and seeds) — text, code, text, …, text; the odd positions are code.
+Line = tuple[str, ...]
+
+# A backtick, or (in a line rendered for Discord) an escaped character, whose backtick is no markup.
+_TICK = re.compile("`")
+_ESCAPE_OR_TICK = re.compile(r"\\.|`", re.DOTALL)
+
 # Discord mentions in typed text, shown as names, never as ids: the mention markup (<@123>, <@!123>,
 # <@&123>, <#123>) and the bare ``@123…`` the Discord front end stores for a mention of a person
 # (bot.discord.mentions.service_text), a snowflake of 15 to 20 digits.
@@ -129,7 +137,7 @@ class Move:
     text: str
     dice: tuple[int, ...]
     dice_from: int
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
     at: datetime
     voided: Voided | None = None  # undone by a moderator
 
@@ -185,7 +193,7 @@ class LiveGame:
                     "text": m.text,
                     "dice": list(m.dice),
                     "dice_from": m.dice_from,
-                    "lines": list(m.lines),
+                    "lines": [list(line) for line in m.lines],  # text, code, text, …, text
                     "voided": m.voided.to_json() if m.voided else None,
                 }
                 for m in self.moves
@@ -439,9 +447,9 @@ def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correct
     chose (a nickname may be another player's id), so it stays as written, never becomes a name."""
     reply = _reply(entry)
     private = bool(reply.get("private"))
-    lines = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
-    if entry.message_id.startswith(DISCORD_PREFIXES):  # rendered for Discord: its escapes are not ours
-        lines = tuple(unescaped(line) for line in lines)
+    written = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
+    for_discord = entry.message_id.startswith(DISCORD_PREFIXES)  # its escapes are not ours
+    lines = tuple(code_spans(line, escaped=for_discord) for line in written)
     kind = str(entry.command.get("type", "")) if isinstance(entry.command, Mapping) else ""
     undo = (undos or {}).get(entry.voided_by) if entry.voided_by is not None else None
     return Move(
@@ -455,6 +463,23 @@ def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correct
         at=entry.created_at,
         voided=None if not entry.voided else _voided(undo, names),
     )
+
+
+def code_spans(line: str, *, escaped: bool = False) -> Line:
+    """A croupier's line split at its inline code spans, without their backticks: text, code, text, …,
+    text. The page shows the code as code (the catalogues quote commitments and seeds so) and no other
+    markup; a backtick without a partner stays text. ``escaped``: the line was rendered for Discord, so
+    a backtick after a backslash is a character a name held, and the text parts lose Discord's escapes."""
+    ticks = [m.start() for m in (_ESCAPE_OR_TICK if escaped else _TICK).finditer(line) if m.group() == "`"]
+    parts: list[str] = []
+    last = 0
+    for opening, closing in zip(ticks[::2], ticks[1::2], strict=False):
+        parts += [line[last:opening], line[opening + 1 : closing]]
+        last = closing + 1
+    parts.append(line[last:])
+    if escaped:
+        parts[::2] = [unescaped(text) for text in parts[::2]]
+    return tuple(parts)
 
 
 def _undos(uow: UnitOfWork, game_id: int) -> dict[int, Correction]:
