@@ -281,6 +281,8 @@ class Pages:
             return None
         games = uow.web.games_in(chosen.id)
         lang = _language(uow, visible, games)
+        # Each game's title: its link's, and the one an undo's line names, as /corrections words it.
+        titles = {game.id: self._title(game, lang) for game in games}
         closed = tuple(game for game in games if not game.is_open)
         names = _names(games)
         fairness, counted = self._dice.get(games, lambda: uow.web.dice_in([game.id for game in games]), names)
@@ -300,17 +302,19 @@ class Pages:
             language=lang,
             current=chosen.id == tournaments[-1].id,
             standings=standings_of(chosen, closed, corrections, lang),
-            games=tuple(self._link(game, lang, counted.get(game.id, 0)) for game in games),
+            games=tuple(self._link(game, lang, counted.get(game.id, 0), titles[game.id]) for game in games),
             fairness=fairness,
             others=tuple((t.id, without_ids(t.name, names)) for t in tournaments if t.id != chosen.id),
-            corrections=tuple(correction_line(self.narrator, c, lang) for c in corrections),
+            corrections=tuple(
+                correction_line(self.narrator, c, lang, titles.get(c.game_id or 0, "–")) for c in corrections
+            ),
         )
 
-    def _link(self, record: GameRecord, lang: str, dice: int) -> GameLink:
+    def _link(self, record: GameRecord, lang: str, dice: int, title: str) -> GameLink:
         return GameLink(
             game_id=record.id,
             number=record.number,
-            title=self._title(record, lang),
+            title=title,
             status=record.status,
             players=tuple(p.name for p in record.participants),
             dice=dice,
