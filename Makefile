@@ -30,7 +30,8 @@ postgres:
 	@bash scripts/ensure-postgres.sh
 
 # Tools beyond Python packages the suite needs: docker-compose (validates the compose file), and Debian's
-# chromium for the browser tests of the web pages.
+# chromium for the browser tests of the web pages. Waits for another apt; under CI, an install that fails
+# stops here.
 tools:
 	@bash scripts/ensure-tools.sh
 

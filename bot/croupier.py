@@ -147,8 +147,11 @@ def readings(text: str, first: str | None = None) -> dict[str, Reading]:
 
 
 def might_be_command(text: str) -> bool:
-    """Whether some registered game reads the line as a command (or as a malformed one)."""
-    return any(reading is not None for reading in readings(text).values())
+    """Whether some registered game reads the line as a command (or as a malformed one), reading what
+    :meth:`Croupier.handle_text` reads of it: its first :data:`~bot.moves.LINE_MAX` characters. The
+    parsers' work grows with the line, and a front end asks this when the store is out, before it
+    answers "try again" — a 4,000-character line costs no more than a Discord message."""
+    return any(reading is not None for reading in readings(Typed.of(text).text).values())
 
 
 def holds_role(msg: Incoming, role_setting: str | None) -> bool:

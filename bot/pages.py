@@ -34,6 +34,14 @@ from engine.game import Game
 
 T = TypeVar("T")
 
+# A croupier's line on the page: its text split at Discord's inline code spans (`dcec4e…`, as the
+# catalogues write commitments and seeds) — text, code, text, …, text; the odd positions are code.
+Line = tuple[str, ...]
+
+# A backtick, or (in a line rendered for Discord) an escaped character, whose backtick is no markup.
+_TICK = re.compile("`")
+_ESCAPE_OR_TICK = re.compile(r"\\.|`", re.DOTALL)
+
 # Discord mentions in typed text, shown as names, never as ids: the mention markup (<@123>, <@!123>,
 # <@&123>, <#123>) and the bare ``@123…`` the Discord front end stores for a mention of a person
 # (bot.discord.mentions.service_text), a snowflake of 15 to 20 digits.
@@ -129,7 +137,7 @@ class Move:
     text: str
     dice: tuple[int, ...]
     dice_from: int
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
     at: datetime
     voided: Voided | None = None  # undone by a moderator
 
@@ -185,7 +193,7 @@ class LiveGame:
                     "text": m.text,
                     "dice": list(m.dice),
                     "dice_from": m.dice_from,
-                    "lines": list(m.lines),
+                    "lines": [list(line) for line in m.lines],  # text, code, text, …, text
                     "voided": m.voided.to_json() if m.voided else None,
                 }
                 for m in self.moves
@@ -273,11 +281,18 @@ class Pages:
             return None
         games = uow.web.games_in(chosen.id)
         lang = _language(uow, visible, games)
+        # Each game's title: its link's, and the one an undo's line names, as /corrections words it.
+        titles = {game.id: self._title(game, lang) for game in games}
         closed = tuple(game for game in games if not game.is_open)
         names = _names(games)
         fairness, counted = self._dice.get(games, lambda: uow.web.dice_in([game.id for game in games]), names)
-        corrections = tuple(
-            replace(c, reason=without_ids(c.reason, names)) for c in uow.corrections.of_tournament(chosen.id)
+        corrections = tuple(  # typed words: their mentions become names (the rendered lines name seats)
+            replace(
+                c,
+                reason=without_ids(c.reason, names),
+                voided_text=None if c.voided_text is None else without_ids(c.voided_text, names),
+            )
+            for c in uow.corrections.of_tournament(chosen.id)
         )
         return TournamentPage(
             token=token,
@@ -287,17 +302,19 @@ class Pages:
             language=lang,
             current=chosen.id == tournaments[-1].id,
             standings=standings_of(chosen, closed, corrections, lang),
-            games=tuple(self._link(game, lang, counted.get(game.id, 0)) for game in games),
+            games=tuple(self._link(game, lang, counted.get(game.id, 0), titles[game.id]) for game in games),
             fairness=fairness,
             others=tuple((t.id, without_ids(t.name, names)) for t in tournaments if t.id != chosen.id),
-            corrections=tuple(correction_line(self.narrator, c, lang) for c in corrections),
+            corrections=tuple(
+                correction_line(self.narrator, c, lang, titles.get(c.game_id or 0, "–")) for c in corrections
+            ),
         )
 
-    def _link(self, record: GameRecord, lang: str, dice: int) -> GameLink:
+    def _link(self, record: GameRecord, lang: str, dice: int, title: str) -> GameLink:
         return GameLink(
             game_id=record.id,
             number=record.number,
-            title=self._title(record, lang),
+            title=title,
             status=record.status,
             players=tuple(p.name for p in record.participants),
             dice=dice,
@@ -429,11 +446,14 @@ def _reply(entry: LogEntry) -> Mapping[str, Any]:
 
 
 def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correction] | None = None) -> Move:
+    """One log entry as the page shows it. Only what people typed has its mentions turned into names;
+    the croupier's lines already carry the seats' names, and any ``@<digits>`` in them is text someone
+    chose (a nickname may be another player's id), so it stays as written, never becomes a name."""
     reply = _reply(entry)
     private = bool(reply.get("private"))
-    lines = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
-    if entry.message_id.startswith(DISCORD_PREFIXES):  # rendered for Discord: its escapes are not ours
-        lines = tuple(unescaped(line) for line in lines)
+    written = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
+    for_discord = entry.message_id.startswith(DISCORD_PREFIXES)  # its escapes are not ours
+    lines = tuple(code_spans(line, escaped=for_discord) for line in written)
     kind = str(entry.command.get("type", "")) if isinstance(entry.command, Mapping) else ""
     undo = (undos or {}).get(entry.voided_by) if entry.voided_by is not None else None
     return Move(
@@ -443,10 +463,27 @@ def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correct
         text=without_ids(entry.text, names),
         dice=tuple(int(face) for face in entry.dice),
         dice_from=entry.dice_from,
-        lines=tuple(without_ids(line, names) for line in lines),
+        lines=lines,
         at=entry.created_at,
         voided=None if not entry.voided else _voided(undo, names),
     )
+
+
+def code_spans(line: str, *, escaped: bool = False) -> Line:
+    """A croupier's line split at its inline code spans, without their backticks: text, code, text, …,
+    text. The page shows the code as code (the catalogues quote commitments and seeds so) and no other
+    markup; a backtick without a partner stays text. ``escaped``: the line was rendered for Discord, so
+    a backtick after a backslash is a character a name held, and the text parts lose Discord's escapes."""
+    ticks = [m.start() for m in (_ESCAPE_OR_TICK if escaped else _TICK).finditer(line) if m.group() == "`"]
+    parts: list[str] = []
+    last = 0
+    for opening, closing in zip(ticks[::2], ticks[1::2], strict=False):
+        parts += [line[last:opening], line[opening + 1 : closing]]
+        last = closing + 1
+    parts.append(line[last:])
+    if escaped:
+        parts[::2] = [unescaped(text) for text in parts[::2]]
+    return tuple(parts)
 
 
 def _undos(uow: UnitOfWork, game_id: int) -> dict[int, Correction]:

@@ -40,10 +40,14 @@ class DatabaseURL(SecretStr):
 
 
 def _split_ints(value: Any) -> Any:
-    """Accept ``"1, 2,3"`` from the environment as well as real lists."""
+    """Accept ``"1, 2,3"`` from the environment as well as real lists. A part that is no number is
+    refused without quoting it: a token pasted into the wrong variable must not be printed back."""
     if isinstance(value, str):
         parts = [part.strip() for part in value.replace(";", ",").split(",")]
-        return [int(part) for part in parts if part]
+        try:
+            return [int(part) for part in parts if part]
+        except ValueError:
+            raise ValueError("must be whole numbers separated by commas") from None
     if isinstance(value, int):
         return [value]
     return value
@@ -114,12 +118,8 @@ class Settings(BaseSettings):
         if self.discord_shard_ids is not None:
             if self.discord_shard_count is None:
                 raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT")
-            wrong = [i for i in self.discord_shard_ids if not 0 <= i < self.discord_shard_count]
-            if wrong:
-                raise ValueError(
-                    f"DISCORD_SHARD_IDS {wrong} out of range 0..{self.discord_shard_count - 1} "
-                    "(DISCORD_SHARD_COUNT)"
-                )
+            if any(not 0 <= i < self.discord_shard_count for i in self.discord_shard_ids):
+                raise ValueError("every DISCORD_SHARD_IDS must be at least 0 and below DISCORD_SHARD_COUNT")
         return self
 
     @property

@@ -1,9 +1,11 @@
-"""Everything the Discord front end and the standings keep or draw from input has a bound: a bot in
-many channels, or a tournament with many rounds, cannot make the process or a picture grow without end."""
+"""Everything the Discord front end, the service, the parsers and the standings keep or draw from input
+has a bound: a bot in many channels, a flood of answers, endless new words, or a tournament with many
+rounds cannot make the process or a picture grow without end."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -12,8 +14,12 @@ from PIL import Image
 from bot.discord import front as front_module
 from bot.discord.embeds import DESCRIPTION_MAX, standings_embed
 from bot.discord.front import RECENT_IDS, Front, Recent
+from bot.discord.outbox import QUEUE_MAX, Outbox
 from bot.discord.standings_image import standings_png
 from bot.exports import StandingsRow, StandingsTable
+from bot.open_kinds import CAPACITY, OpenKinds
+from engine import commands
+from engine.commands import closest, fold
 
 
 class _Partial:
@@ -93,3 +99,63 @@ def test_the_standings_text_fits_one_embed_however_many_rounds() -> None:
     assert len(embed) <= 6_000
     lines = (embed.description or "").strip("`\n").splitlines()
     assert len(lines) > 10  # still a useful table, not just the header
+
+
+def test_the_open_game_hints_are_bounded_and_keep_the_newest_channels() -> None:
+    kinds = OpenKinds()
+    kind = ("verflixte6", "killer")
+    for channel in range(CAPACITY + 1_000):
+        kinds.saw(f"c{channel}", kind[channel % 2])
+    assert len(kinds._kinds) == CAPACITY
+    assert all(kinds.get(f"c{c}") == kind[c % 2] for c in range(1_000, CAPACITY + 1_000))
+    assert kinds.get("c999") is None  # forgotten: the service reads the channel, as for one never seen
+    kinds.saw("c999", None)  # a forgotten channel is learnt again, pushing out the oldest
+    assert len(kinds._kinds) == CAPACITY
+    assert "c999" in kinds._kinds
+    assert kinds.get("c1000") is None
+    assert kinds.get("c1001") == "killer"
+
+
+async def test_a_channels_outbox_is_bounded_and_sends_what_it_took_in_order() -> None:
+    outbox = Outbox()
+    sent: list[tuple[int, int]] = []
+
+    def post(channel: int, number: int) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            sent.append((channel, number))
+
+        return job
+
+    taken = [outbox.put(7, post(7, n)) for n in range(QUEUE_MAX + 100)]
+    assert taken == [True] * QUEUE_MAX + [False] * 100  # the rest refused: their answers stay pending
+    assert len(outbox._queues[7]) == QUEUE_MAX
+    assert outbox.put(8, post(8, 0))  # another channel is not held up by a full one
+    await outbox.idle()
+    assert [n for channel, n in sent if channel == 7] == list(range(QUEUE_MAX))
+    assert (8, 0) in sent
+    assert outbox.put(7, post(7, QUEUE_MAX))  # drained: the channel takes answers again
+    await outbox.idle()
+    assert sent[-1] == (7, QUEUE_MAX)
+    await outbox.close(0)
+
+
+def test_the_folding_and_name_matching_caches_are_bounded() -> None:
+    kept = commands._kept_fold
+    kept.cache_clear()
+    assert fold("Ö" * 5_000) == "oe" * 5_000
+    assert kept.cache_info().currsize == 0  # a long text is folded afresh, never kept
+    bound = kept.cache_info().maxsize
+    assert bound is not None
+    for n in range(bound + 500):
+        assert fold(f"Wört {n}?") == f"woert {n}"
+    assert kept.cache_info().currsize == bound
+    assert fold("Wört 0?") == "woert 0"  # forgotten and folded again: the same answer
+
+    matches = commands._closest
+    matches.cache_clear()
+    limit = matches.cache_info().maxsize
+    assert limit is not None
+    for n in range(limit + 100):
+        assert closest(f"Anan{n}", ("Anna", "Ben")) == ["Anna"]
+    assert matches.cache_info().currsize == limit
+    assert closest("Bne", ("Anna", "Ben")) == ["Ben"]

@@ -19,9 +19,12 @@ import time
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
 from bot.console import LINE_MAX, Console, run_console
 from bot.croupier import Croupier
+from bot.settings import Settings
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,11 +97,53 @@ def test_an_invalid_setting_is_one_line_naming_it(name: str, value: str, tmp_pat
     assert f"invalid setting {name}:" in line
 
 
-def test_an_invalid_setting_is_named_without_its_value(tmp_path: Path) -> None:
-    """A token pasted into the wrong variable must not be printed back."""
-    done = croupier("healthcheck", env={"TURN_TIMEOUT_SECONDS": "MTIz.secret-token-part"}, cwd=tmp_path)
+PASTED_TOKEN = "MTIz.secret-token-part"  # shaped like the start of a bot token
+
+
+class _Given(Settings):
+    """The settings' fields and checks, fed nothing but the values given (no environment, no .env)."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)
+
+
+def refusing(value: str) -> list[str]:
+    """Every setting that refuses ``value`` (the others take any text), as its variable is named."""
+    names = []
+    for name in Settings.model_fields:
+        try:
+            _Given(**{name: value})
+        except ValidationError:
+            names.append(name.upper())
+    return names
+
+
+REFUSING_A_TOKEN = refusing(PASTED_TOKEN)
+
+
+def test_every_setting_that_can_be_invalid_is_checked_for_echoes() -> None:
+    assert {"DISCORD_SHARD_IDS", "DISCORD_GUILD_IDS", "TURN_TIMEOUT_SECONDS", "WEB_PORT"} <= set(
+        REFUSING_A_TOKEN
+    )
+
+
+@pytest.mark.parametrize("name", REFUSING_A_TOKEN)
+def test_an_invalid_setting_is_named_without_its_value(name: str, tmp_path: Path) -> None:
+    """A token pasted into the wrong variable must not be printed back, whichever variable it is."""
+    done = croupier("healthcheck", env={name: PASTED_TOKEN}, cwd=tmp_path)
     assert done.returncode == 2
-    assert "secret-token-part" not in one_clear_line(done)
+    line = one_clear_line(done)
+    assert f"invalid setting {name}:" in line
+    assert "secret-token-part" not in line
+    assert "MTIz" not in line
 
 
 DB_SECRET = "s3cret-Pa55"

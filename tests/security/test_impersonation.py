@@ -4,13 +4,23 @@ Names come from the seats, by participant id (the Discord user id); the text of 
 shown. A member whose nickname is another player's user id (or mention) is announced by that nickname,
 never as the other player, and the ping goes to the right person; a member who renames themself
 mid-game to another player's name cannot act in that player's turn, and the table keeps each seat's
-name as it joined (so a rename cannot put a second "Anna" on the table).
+name as it joined (so a rename cannot put a second "Anna" on the table). The web pages show the game
+played on Discord with the same names: only typed words have their mentions turned into names.
 """
 
 from __future__ import annotations
 
+from aiohttp.test_utils import TestClient, TestServer
+from markupsafe import escape as html_escaped
+
+from bot.croupier import Croupier
 from bot.discord import escape
 from bot.discord.mentions import quiet
+from bot.games import GAMES
+from bot.pages import Pages
+from bot.rendering import Narrator
+from bot.spelling import ConsoleSpelling
+from bot.web import make_app
 from tests.discord.helpers import Table, asked, refusal, row, says, story, table_rows
 
 
@@ -83,3 +93,52 @@ async def test_a_member_renamed_mid_game_never_acts_as_the_player_they_named(tab
         assert story(mine) == [says("v6.freiwurf", player="Ben", face=4, total=4), asked("Ben")]
         assert row("Ben", "playing", 4, to_act=True) in table_rows(mine)
         assert row("Anna", "prinzessin", 3) in table_rows(mine)
+
+
+def on_the_page(key: str, **facts: object) -> str:
+    """A croupier's line as the game page shows it: rendered from the catalogue, escaped for HTML."""
+    line = Narrator(ConsoleSpelling()).line(key, facts, "de", game=GAMES["verflixte6"])
+    return f'<p class="line">{html_escaped(line)}</p>'
+
+
+async def test_a_nickname_that_is_at_another_players_id_is_that_nickname_on_the_web(table: Table) -> None:
+    """The page used to turn every ``@<digits>`` of the croupier's lines into the roster name of that
+    id: ben, nicknamed ``@`` + anna's id, was shown there as "@Anna ist dabei"."""
+    p = table.people
+    impostor = f"@{p.anna}"
+    await table.emu.update_member(p.guild, p.ben, nick=impostor)
+    croupier = Croupier(
+        store=table.store,
+        dice_factory=table.dice.factory,
+        clock=table.clock,
+        web_base_url="https://x.example",
+    )
+    table.dice.will_roll(3)
+    async with table.running(croupier):
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        await table.slash_message(p.anna, "mitmachen")
+        joined = await table.slash_message(p.ben, "mitmachen")
+        assert story(joined)[0] == says("v6.joined", name=impostor, position=2)
+        await table.slash_message(p.moni, "durchgang", subcommand="starten")
+        await table.said(p.anna, "weiter")
+        await table.said(p.anna, "stopp")
+        on = await table.slash_message(p.moni, "einstellungen", {"web": "on"})
+        address = next(word for word in on.embeds[0]["description"].split() if "/t/" in word)
+    record = await table.game()
+    assert record is not None
+    client = TestClient(TestServer(make_app(Pages(table.store))))
+    await client.start_server()
+    try:
+        response = await client.get("/t/" + address.split("/t/", 1)[1] + f"/game/{record.id}")
+        assert response.status == 200
+        html = await response.text()
+    finally:
+        await client.close()
+    assert on_the_page("v6.joined", name=impostor, position=2) in html
+    assert on_the_page("v6.next_up", next_player=impostor) in html
+    assert on_the_page("v6.stopped", player="Anna", total=3) in html  # anna's own line names her
+    for false in (
+        on_the_page("v6.joined", name="@Anna", position=2),
+        on_the_page("v6.next_up", next_player="@Anna"),
+    ):
+        assert false not in html

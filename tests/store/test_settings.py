@@ -128,7 +128,7 @@ def test_bad_values_are_refused_with_the_setting_named(name: str, value: str) ->
 def test_shard_ids_need_a_count_and_must_fit_it() -> None:
     with pytest.raises(ValidationError, match="DISCORD_SHARD_COUNT"):
         load(DISCORD_SHARD_IDS="0")
-    with pytest.raises(ValidationError, match=r"out of range 0\.\.1"):
+    with pytest.raises(ValidationError, match="below DISCORD_SHARD_COUNT"):
         load(DISCORD_SHARD_COUNT="2", DISCORD_SHARD_IDS="1,2")
 
 

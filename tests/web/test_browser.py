@@ -353,9 +353,25 @@ def test_a_console_move_shows_up_on_the_open_game_without_a_reload(
         timeout=5_000,
     )
 
+    added: list[str] = []  # the lines the live update draws, as HTML (the page reloads right after)
+    page.on("console", lambda message: added.append(message.text) if message.type == "log" else None)
+    page.evaluate(
+        """() => new MutationObserver((changes) => changes.forEach((change) =>
+             change.addedNodes.forEach((node) => node.querySelectorAll &&
+               node.querySelectorAll('.line').forEach((line) => console.log(line.innerHTML)))))
+           .observe(document.getElementById('moves'), { childList: true })"""
+    )
     background.call(room.say("anna: stopp", "ben: weiter", "mod: /close"))
     page.wait_for_selector("#verify-result", timeout=10_000)  # closed: the page reloads itself
     assert verified(page)[0] == "ok"
+    with room.store.transaction(read_only=True) as uow:
+        record = uow.games.get(1)
+    assert record is not None
+    seed = record.seed.hex()
+    assert any(f"<code>{seed}</code>" in line for line in added)  # drawn live: the seed as code
+    assert not any("`" in line for line in added)
+    codes = page.eval_on_selector_all("#moves .line code", "codes => codes.map(c => c.textContent)")
+    assert codes == [record.commitment, seed]  # and once reloaded
 
 
 def readme_tour() -> tuple[str, list[str]]:

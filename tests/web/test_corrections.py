@@ -1,6 +1,7 @@
 """Moderators' corrections on the pages, on both stores: the standings equal the JSON export with
 adjustments and disqualifications counted (and listed under the table), every correction is listed,
-and an undone move stays on the game page marked as voided — live too — its dice still in the record."""
+and an undone move stays on the game page marked as voided — live too — its dice still in the record,
+its undo listed with the game's title as ``/corrections`` lists it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from html.parser import HTMLParser
 from aiohttp.test_utils import TestClient
 
 from bot.exports import to_json
+from bot.games import GAMES
+from bot.rendering import Narrator
+from bot.spelling import ConsoleSpelling
 from bot.texts import render, signed
 from bot.web.chart import chart_of
 from tests.web.rooms import Room, durchgang
@@ -179,3 +183,12 @@ async def test_an_undone_move_stays_on_the_page_marked_voided(room: Room, client
     dice_rows = [a for a, _ in rows if a["data-dice"]]
     assert int(dice_rows[0]["data-dice-from"]) == 0  # still in the record the browser checks
     assert "voided" in dice_rows[0]["class"]
+
+    # The tournament's list words the undo as /corrections does, naming the game it took a move from.
+    listed = lists(await (await client.get(path_of(address))).text())["corrections"]
+    (console,) = await room.say("anna: /corrections")
+    assert [text for _, text in listed] == console.text.splitlines()[1:]
+    title = Narrator(ConsoleSpelling()).line("game.round", {"number": 1}, "de", game=GAMES["verflixte6"])
+    (undo,) = [text for _, text in listed]
+    assert f"({title})" in undo
+    assert undo.endswith("Versehen")

@@ -13,6 +13,7 @@ from typing import cast
 import discord
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from markupsafe import escape
 
 from bot.croupier import Croupier, Incoming
 from bot.discord.context import from_message
@@ -151,6 +152,30 @@ async def test_hostile_names_are_escaped_everywhere(room: Room, client: TestClie
     live = await client.get(path_of(address) + "/game/2/live.json")
     assert live.content_type == "application/json"  # data: the page puts it in with textContent
     assert (await live.json())["table"][0]["name"] == HOSTILE
+
+
+def shown_line(key: str, facts: dict[str, str], lang: str = "de") -> str:
+    """A catalogue line that quotes one value as Discord's inline code, as the game page draws it."""
+    before, code, after = render(key, facts, lang).split("`")
+    return f'<p class="line">{escape(before)}<code>{escape(code)}</code>{escape(after)}</p>'
+
+
+async def test_the_commitment_and_the_seed_are_shown_as_code_without_backticks(
+    room: Room, client: TestClient
+) -> None:
+    await room.say(*durchgang(["anna", "ben"], throws=1))
+    address = await room.web_on()
+    with room.store.transaction(read_only=True) as uow:
+        record = uow.games.get(1)
+    assert record is not None
+    html = await (await client.get(path_of(address) + "/game/1")).text()
+    assert shown_line("common.commitment", {"commitment": record.commitment}) in html
+    assert shown_line("common.seed_revealed", {"seed": record.seed.hex()}) in html
+    for line in re.findall(r'<p class="line">(.*?)</p>', html):
+        assert "`" not in line
+    live = await (await client.get(path_of(address) + "/game/1/live.json")).json()
+    parts = [part for move in live["moves"] for line in move["lines"] for part in line[1::2]]
+    assert parts == [record.commitment, record.seed.hex()]  # the code, each in its own part
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"])
@@ -344,8 +369,13 @@ async def test_a_mention_typed_on_discord_shows_the_name_not_the_id(room: Room) 
         assert live["moves"][-1]["text"] == "raube @Anna"
         for html in (shown[0], shown[2], shown[3]):  # the tournament's name, where a page shows it
             assert "Cup @…" in html
-        for ident in (*ids.values(), stranger):
+        for ident in ids.values():
             assert ident not in "\n".join(shown)
+        assert stranger not in shown[2] + shown[3]
+        # The croupier's own lines are shown as it wrote them: the name it quotes keeps the digits the
+        # moderator typed, never turned into anyone's name (a nickname may be someone's id).
+        lines = ["".join(parts) for move in live["moves"] for parts in move["lines"]]
+        assert f"Cup @{stranger}" in next(line for line in lines if stranger in line)
     finally:
         await test_client.close()
 

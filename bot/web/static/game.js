@@ -118,7 +118,13 @@
         move.dice.forEach(function (face) { dice.appendChild(cell("span", String(face), "die")); });
         item.appendChild(dice);
       }
-      move.lines.forEach(function (line) { item.appendChild(cell("p", line, "line")); });
+      move.lines.forEach(function (parts) {  /* text, code, text, …, text */
+        var line = cell("p", "", "line");
+        parts.forEach(function (part, i) {
+          line.appendChild(i % 2 ? cell("code", part) : document.createTextNode(part));
+        });
+        item.appendChild(line);
+      });
       list.appendChild(item);
       if (move.voided) markVoided(item, move.voided);
       var empty = document.getElementById("no-moves");
