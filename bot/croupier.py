@@ -216,7 +216,7 @@ class Croupier:
         here = self._load(uow, msg)
         if isinstance(here, _Idle) or here.record.to_act != msg.author:
             return Reply.nothing()
-        word = here.game.near_miss(msg.text)
+        word = here.game.near_miss(msg.text, here.state)
         return Reply.nothing() if word is None else self._said(here, Chat(near=word))
 
     async def handle_command_text(self, msg: Incoming) -> Reply:
