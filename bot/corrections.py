@@ -204,11 +204,13 @@ def _new(ctx: Context, tournament_id: int, kind: str, reason: str, **fields: Any
 
 
 def _nothing_open(uow: UnitOfWork, ctx: Context) -> IllegalCommand:
-    """Why there is no move to undo: the game played here last is closed (its results are corrected
-    with /adjust), or there was none."""
-    tournament = uow.tournaments.current(ctx.channel.settings.channel)
+    """Why there is no move to undo: the game played here last — in this thread, or anywhere in the
+    tournament when asked in its home — is closed (its results are corrected with /adjust), or there
+    was none."""
+    home = ctx.channel.settings.channel
+    tournament = uow.tournaments.current(home)
     closed = uow.games.closed_in(tournament.id) if tournament is not None else ()
-    here = [game for game in closed if game.channel == ctx.where and game.kind in GAMES]
+    here = [game for game in closed if ctx.where in (game.channel, home) and game.kind in GAMES]
     if not here:
         return IllegalCommand("undo_no_open_game")
     last = max(here, key=lambda game: game.id)

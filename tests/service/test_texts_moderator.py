@@ -356,3 +356,24 @@ async def test_an_undo_after_the_close_says_the_game_is_closed_and_points_at_adj
     closed = says("error.undo_game_closed", lang, title=says("game.round", lang, kind, number=1))
     assert await say(console, "mod: /undo Versehen") == (False, closed)
     assert "/adjust" in closed
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", [None, *LANGUAGES])
+async def test_a_tournament_an_opening_starts_is_named_in_the_openings_language(
+    console: Console, store: Store, lang: str | None
+) -> None:
+    """Not „Turnier“ in every language: the catalogue's name, in the language the opening speaks (the
+    channel's, else the game's: a Killer game French). Once stored, the name stays whatever the
+    channel speaks later."""
+    if lang is not None:
+        await in_language(console, lang)
+    spoken = lang or "fr"
+    name = says("common.default_tournament", spoken)
+    ok, opened = await say(console, "mod: /open killer")
+    assert ok
+    assert opened.splitlines()[0] == says("game.opened", spoken, "killer", number=1, tournament=name)
+    other = "de" if spoken != "de" else "en"
+    await lines(console, "mod: /close", f"mod: /settings language={other}", "mod: /open verflixte6")
+    with store.transaction(read_only=True) as uow:
+        assert [t.name for t in uow.tournaments.list("console")] == [name]
