@@ -788,13 +788,14 @@ class Croupier:
         return await self.store.run(lambda uow: verify_in(uow, game_id=game_id), read_only=True)
 
     async def help_reply(self, msg: Incoming) -> Reply:
-        """The commands of this front end, and the words of the open game."""
+        """The commands of this front end — those of topics the open game has not left out (no /jokers
+        in a Killer game) — and the words of the open game."""
         channel = await self._channel(msg)
         lang = language_of(channel)
-        listing = ", ".join(self.spelling.listing(lang))
+        game = self._game_of(channel)
+        listing = ", ".join(self.spelling.listing(lang, game.topics if game is not None else None))
         # The listing is the front end's own (Discord's command mentions): nothing in it to escape.
         lines = [self.narrator.line("common.help", {"commands": listing}, lang, literal=True)]
-        game = self._game_of(channel)
         if game is not None:
             lines.append(self.narrator.line("help.words", {}, lang, game=game))
         return Reply(ok=True, lines=tuple(lines), language=lang)
