@@ -377,3 +377,30 @@ async def test_a_tournament_an_opening_starts_is_named_in_the_openings_language(
     await lines(console, "mod: /close", f"mod: /settings language={other}", "mod: /open verflixte6")
     with store.transaction(read_only=True) as uow:
         assert [t.name for t in uow.tournaments.list("console")] == [name]
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_standings_after_durchgang_killer_durchgang_have_no_gap_in_their_columns(
+    console: Console, lang: str
+) -> None:
+    """Durchgang numbers count Durchgänge only: a Killer game between two of them takes no number, so
+    the standings show the columns of Durchgang 1 and 2 side by side — no column for a third."""
+    await in_language(console, lang)
+    await durchgang(console, "anna")
+    await lines(console, "mod: /open killer", "anna: /join", "ben: /join", "mod: /close")
+    await durchgang(console, "anna")
+    ok, text = await say(console, "mod: /standings")
+    assert ok
+    columns = [
+        says("standings.column.rank", lang),
+        says("standings.column.player", lang),
+        says("standings.column.round", lang, number=1),
+        says("standings.column.round", lang, number=2),
+        says("standings.column.total", lang),
+        says("standings.column.best", lang),
+        says("standings.column.zombies", lang),
+    ]
+    header = next(line for line in text.splitlines() if line.startswith("| "))
+    assert header == f"| {' | '.join(columns)} |"
+    assert says("standings.column.round", lang, number=3) not in text
