@@ -124,16 +124,25 @@ def _reads(parse: Callable[[str], Command | None], text: str) -> bool:
     return _read(parse, text) is not None
 
 
-def valid_now(choices: Sequence[Choice], parse: Callable[[str], Command | None]) -> Accepts:
-    """Whether a command is of a kind the player to act may send now: one of the kinds ``choices``
-    send (each choice's words are a line the game accepts at this moment), or a question, which is
-    always welcome. A near miss offers only such words: "attaque" is no answer in a keep phase."""
-    kinds = set()
-    for choice in choices:
-        command = _read(parse, choice.compose([choice.words]) if choice.multi else choice.words)
-        if command is not None:
-            kinds.add(type(command))
-    return lambda command: type(command) in kinds or command.query
+def valid_now(choices: Callable[[], Sequence[Choice]], parse: Callable[[str], Command | None]) -> Accepts:
+    """Whether a command is of a kind the player to act may send now: one of the kinds the game's
+    ``choices`` send (each choice's words are a line the game accepts at this moment), or a question,
+    which is always welcome. A near miss offers only such words: "attaque" is no answer in a keep
+    phase. The choices are worked out at the first question, so a line without a candidate costs none."""
+    kinds: set[type[Command]] = set()
+    known = False
+
+    def accepts(command: Command) -> bool:
+        nonlocal known
+        if not known:
+            for choice in choices():
+                read = _read(parse, choice.compose([choice.words]) if choice.multi else choice.words)
+                if read is not None:
+                    kinds.add(type(read))
+            known = True
+        return type(command) in kinds or command.query
+
+    return accepts
 
 
 def near_miss(

@@ -78,7 +78,7 @@ class _KillerGame:
         return words.parse(text)
 
     def near_miss(self, text: str, state: KillerState | None = None) -> str | None:
-        accepts = None if state is None else valid_now(choices.choices(state), words.parse)
+        accepts = None if state is None else valid_now(lambda: choices.choices(state), words.parse)
         return words.near_miss(text, accepts)
 
     def misread(self, state: KillerState, actor: str, error: InvalidCommand) -> CroupierError:

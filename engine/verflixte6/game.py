@@ -54,7 +54,7 @@ class Verflixte6:
         return words.parse(text)
 
     def near_miss(self, text: str, state: Durchgang | None = None) -> str | None:
-        accepts = None if state is None else valid_now(choices.choices(state), words.parse)
+        accepts = None if state is None else valid_now(lambda: choices.choices(state), words.parse)
         return words.near_miss(text, accepts)
 
     def misread(self, state: Durchgang, actor: str, error: InvalidCommand) -> CroupierError:

@@ -144,7 +144,7 @@ class Pig:
         return _WORDS[words[0]]() if len(words) == 1 and words[0] in _WORDS else None
 
     def near_miss(self, text: str, state: PigState | None = None) -> str | None:
-        accepts = None if state is None else valid_now(self.choices(state), self.parse)
+        accepts = None if state is None else valid_now(lambda: self.choices(state), self.parse)
         return near_miss(text, self.parse, {"roll": "roll", "hold": "hold"}, accepts=accepts)
 
     def misread(self, state: PigState, actor: str, error: InvalidCommand) -> CroupierError:
