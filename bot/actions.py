@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
-from bot.forum import DEFAULT_TOURNAMENT, thread_title, wants_thread
+from bot.forum import default_tournament, thread_title, wants_thread
 from bot.games import GAMES
 from bot.moves import Refusal
 from bot.rendering import Narrator, Table
@@ -128,7 +128,7 @@ class OpenGame:
             return _planned(uow, ctx, game, lang)
         if ctx.channel.game is not None:
             return Refusal(IllegalCommand("game_already_open"))
-        tournament = _current_tournament(uow, ctx)
+        tournament = _current_tournament(uow, ctx, lang)
         if uow.forum.open_of_kind(ctx.guild, home, game.name, lock_tournament=tournament.id) is not None:
             return Refusal(IllegalCommand("game_already_open"))
         seed = ctx.new_seed(ctx.where, tournament.id, uow.games.count_in(tournament.id) + 1)
@@ -172,7 +172,7 @@ def _planned(uow: UnitOfWork, ctx: Context, game: Game[Any], lang: str) -> Plann
         return Refusal(IllegalCommand("game_already_open"))
     tournament = uow.tournaments.current(home)
     number = uow.forum.next_number(tournament.id, game.name) if tournament is not None else 1
-    name = tournament.name if tournament is not None else DEFAULT_TOURNAMENT
+    name = tournament.name if tournament is not None else default_tournament(ctx.narrator, lang)
     title = thread_title(ctx.narrator, game, number, name, lang)
     return Planned(Reply(ok=True, language=lang, game_kind=game.name, thread_title=title))
 
@@ -223,12 +223,14 @@ def _web_switch(uow: UnitOfWork, ctx: Context, channel: str, on: bool, lang: str
     return ctx.narrator.line("web.switched_on", {"url": url}, lang, literal=True)
 
 
-def _current_tournament(uow: UnitOfWork, ctx: Context) -> Tournament:
-    """The channel's tournament, started on the spot (named "Turnier") when it has none yet."""
+def _current_tournament(uow: UnitOfWork, ctx: Context, lang: str) -> Tournament:
+    """The channel's tournament, started on the spot when it has none yet, named in the opening's
+    language ("Turnier", "Tournament", "Tournoi")."""
     channel = ctx.channel.settings.channel
     tournament = uow.tournaments.current(channel)
     if tournament is None:
+        name = default_tournament(ctx.narrator, lang)
         tournament = uow.tournaments.create(
-            guild=ctx.guild, channel=channel, name=DEFAULT_TOURNAMENT, scoring="sum", now=ctx.now
+            guild=ctx.guild, channel=channel, name=name, scoring="sum", now=ctx.now
         )
     return tournament

@@ -203,6 +203,21 @@ def _new(ctx: Context, tournament_id: int, kind: str, reason: str, **fields: Any
 # --- the actions --------------------------------------------------------------------------------------
 
 
+def _nothing_open(uow: UnitOfWork, ctx: Context) -> IllegalCommand:
+    """Why there is no move to undo: the game played here last — in this thread, or anywhere in the
+    tournament when asked in its home — is closed (its results are corrected with /adjust), or there
+    was none."""
+    home = ctx.channel.settings.channel
+    tournament = uow.tournaments.current(home)
+    closed = uow.games.closed_in(tournament.id) if tournament is not None else ()
+    here = [game for game in closed if ctx.where in (game.channel, home) and game.kind in GAMES]
+    if not here:
+        return IllegalCommand("undo_no_open_game")
+    last = max(here, key=lambda game: game.id)
+    title = ctx.narrator.line("game.round", {"number": last.number}, ctx.lang, game=GAMES[last.kind])
+    return IllegalCommand("undo_game_closed", title=title)
+
+
 @dataclass(frozen=True)
 class Undo:
     """Void the last move of the channel's open game and rebuild the game from its log."""
@@ -215,7 +230,7 @@ class Undo:
     def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
         record = ctx.channel.game
         if record is None or record.kind not in GAMES:
-            return Refusal(IllegalCommand("undo_no_open_game"))
+            return Refusal(_nothing_open(uow, ctx))
         game = GAMES[record.kind]
         moves = moves_of(uow.log.of_game(record.id))
         if not moves:

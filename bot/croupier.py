@@ -219,7 +219,7 @@ class Croupier:
         here = self._load(uow, msg)
         if isinstance(here, _Idle) or here.record.to_act != msg.author:
             return Reply.nothing()
-        word = here.game.near_miss(msg.text)
+        word = here.game.near_miss(msg.text, here.state)
         return Reply.nothing() if word is None else self._said(here, Chat(near=word))
 
     async def handle_command_text(self, msg: Incoming) -> Reply:
@@ -486,10 +486,8 @@ class Croupier:
         lang = language_of(channel)
         allowed = moderates(msg, channel.settings)
         refusal = action.check() if allowed else Refusal(IllegalCommand("not_moderator"))
-        if refusal is not None:
-            game = refusal.about
-            said = channel.settings.language or (game.language if game is not None else lang)
-            return self._refuse(uow, msg, self.narrator.refusal(refusal.error, said, game=game))
+        if refusal is not None:  # in the channel's language: a game's own applies once it is open
+            return self._refuse(uow, msg, self.narrator.refusal(refusal.error, lang, game=refusal.about))
         earlier = uow.log.find(msg.message_id)
         if earlier is not None:
             return Reply.from_log(earlier.reply)
@@ -777,12 +775,18 @@ class Croupier:
     async def verify_reply(self, msg: Incoming, game_id: int | None = None) -> Reply:
         """Re-derive the dice of closed games from their revealed seeds and compare with the log."""
 
-        def read(uow: UnitOfWork) -> tuple[str, list[Report]]:
+        def read(uow: UnitOfWork) -> tuple[str, list[Report], GameRecord | None]:
             lang = language_of(uow.channels.state(msg.guild, msg.channel, msg.home))
-            return lang, verify_in(uow, game_id, guild=msg.guild, home=msg.home)
+            reports = verify_in(uow, game_id, guild=msg.guild, home=msg.home)
+            running = _running(uow, game_id, msg.guild) if not reports and game_id is not None else None
+            return lang, reports, running
 
-        lang, reports = await self.store.run(read, read_only=True)
-        if not reports and game_id is not None:  # not closed, not this server's, or no such game
+        lang, reports, running = await self.store.run(read, read_only=True)
+        if running is not None and running.kind in GAMES:  # its seed is still secret
+            game = GAMES[running.kind]
+            title = self.narrator.line("game.round", {"number": running.number}, lang, game=game)
+            return self.narrator.refusal(IllegalCommand("verify_game_open", id=running.id, title=title), lang)
+        if not reports and game_id is not None:  # not this server's, or no such game
             return self.narrator.refusal(InvalidCommand("verify_unknown_game", id=game_id), lang)
         if not reports:
             return self.narrator.simple("common.verify_none", {}, lang)
@@ -801,13 +805,14 @@ class Croupier:
         return await self.store.run(lambda uow: verify_in(uow, game_id=game_id), read_only=True)
 
     async def help_reply(self, msg: Incoming) -> Reply:
-        """The commands of this front end, and the words of the open game."""
+        """The commands of this front end — those of topics the open game has not left out (no /jokers
+        in a Killer game) — and the words of the open game."""
         channel = await self._channel(msg)
         lang = language_of(channel)
-        listing = ", ".join(self.spelling.listing(lang))
+        game = self._game_of(channel)
+        listing = ", ".join(self.spelling.listing(lang, game.topics if game is not None else None))
         # The listing is the front end's own (Discord's command mentions): nothing in it to escape.
         lines = [self.narrator.line("common.help", {"commands": listing}, lang, literal=True)]
-        game = self._game_of(channel)
         if game is not None:
             lines.append(self.narrator.line("help.words", {}, lang, game=game))
         return Reply(ok=True, lines=tuple(lines), language=lang)
@@ -1000,6 +1005,15 @@ class _Prepare:
     outside any transaction, then judge the request again."""
 
     work: Callable[[], object]
+
+
+def _running(uow: UnitOfWork, game_id: int, guild: str) -> GameRecord | None:
+    """Game ``game_id`` when it is still open and this guild's (another guild's games stay unnamed)."""
+    record = uow.games.get(game_id)
+    if record is None or not record.is_open:
+        return None
+    tournament = uow.tournaments.get(record.tournament_id)
+    return record if tournament is not None and tournament.guild == guild else None
 
 
 def _tournament_named(uow: UnitOfWork, channel: str, wanted: str | None) -> Tournament | None:

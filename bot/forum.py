@@ -22,7 +22,6 @@ from engine import dice as dice_mod
 from engine.errors import CroupierError
 from engine.game import Game, Join
 
-DEFAULT_TOURNAMENT = "Turnier"  # the name of a tournament started on the spot by a game's opening
 THREAD_PLACES = frozenset({"forum", "post"})  # a forum has no message box: games always get a post
 TEXT_PLACES = frozenset({"text", "thread"})  # a text channel: a thread unless its setting says no
 REMINDER_SHARE = 5  # remind when a fifth of the turn time is left …
@@ -30,6 +29,12 @@ REMINDER_FLOOR_S = 60  # … but at least a minute before the deadline …
 REMINDER_CAP_SHARE = 2  # … and never earlier than halfway through the turn
 THREAD = stored.THREAD  # a step of a finished game's closing: its thread archived and locked
 RESULT = stored.RESULT  # the other step: its home's result line posted (or none needed: a forum)
+
+
+def default_tournament(narrator: Narrator, lang: str) -> str:
+    """The name of a tournament a game's opening starts on the spot, in the language the opening
+    speaks ("Turnier", "Tournament", "Tournoi"): stored as it is, so it keeps that name."""
+    return narrator.line("common.default_tournament", {}, lang, literal=True)
 
 
 def thread_title(narrator: Narrator, game: Game[Any], number: int, tournament: str, lang: str) -> str:

@@ -37,8 +37,12 @@ class GameRegistry(Mapping[str, Game[Any]]):
         self._games = None
 
     def named(self, name: str) -> Game[Any]:
-        """The game a moderator asked for by its name or an alias; InvalidCommand listing them otherwise."""
+        """The game a moderator asked for by its name or an alias; InvalidCommand listing them otherwise
+        (``game_missing`` when no name was given, the default game first)."""
         games = self._loaded()
+        if not name.strip():  # a bare /open: which game, not "unknown game „“"
+            first = self.default.name
+            raise InvalidCommand("game_missing", games=[first, *(kind for kind in games if kind != first)])
         kind = self._spellings.get(_key(name))
         if kind is None:
             raise InvalidCommand("unknown_game", name=name, games=sorted(games))

@@ -127,13 +127,19 @@ def judge(
     *,
     moderator: bool,
 ) -> Judged:
-    """What ``actor``'s request asks of the game, decided without dice and without changing it."""
+    """What ``actor``'s request asks of the game, decided without dice and without changing it.
+
+    A typed line the game could not read as a command is answered by who sent it first
+    (``Game.misread``): from someone who may not move now, the refusal any move of theirs gets — not
+    a verdict on a die value or a joker's name — and only the player to act hears "did you mean"."""
     found = _command(game, game_id, version, state, actor, request)
     if isinstance(request, Typed):
         if request.length and not isinstance(found, Chat):
             return Refusal(InvalidCommand("line_too_long", limit=LINE_MAX, length=request.length))
+        if isinstance(found, Refusal) and isinstance(found.error, InvalidCommand):
+            found = Refusal(game.misread(state, actor, found.error))
         if actor == game.to_act(state) and _unread(found):
-            found = _near(game, request.text, found)
+            found = _near(game, state, request.text, found)
     if not isinstance(found, Found):
         return found
     if found.command.moderator_only and not moderator:
@@ -157,7 +163,7 @@ def reconsider(game: Game[Any], state: Any, actor: str, request: Request, refusa
     """A typed line the game refused as malformed only once it applied it — ``raube nich``: nobody is
     called "nich" — may still be one letter off a game word („raube nicht“): say that instead."""
     if isinstance(request, Typed) and actor == game.to_act(state) and _unread(refusal):
-        near = _near(game, request.text, refusal)
+        near = _near(game, state, request.text, refusal)
         if isinstance(near, Refusal):
             return near
     return refusal
@@ -197,10 +203,11 @@ def _unread(found: Found | Refusal | Chat) -> bool:
     return isinstance(found, Chat) or (isinstance(found, Refusal) and isinstance(found.error, InvalidCommand))
 
 
-def _near(game: Game[Any], text: str, found: Found | Refusal | Chat) -> Found | Refusal | Chat:
-    """A line the game did not read, close to one of its words ("wieter", "garde tou"): a malformed
-    command is refused with the word it probably meant; chit-chat is answered with it."""
-    word = game.near_miss(text)
+def _near(game: Game[Any], state: Any, text: str, found: Found | Refusal | Chat) -> Found | Refusal | Chat:
+    """A line the game did not read, close to one of its words that is valid now ("wieter", "garde
+    tou"): a malformed command is refused with the word it probably meant; chit-chat is answered
+    with it."""
+    word = game.near_miss(text, state)
     if word is None:
         return found
     if isinstance(found, Refusal):

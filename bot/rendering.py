@@ -17,7 +17,7 @@ from bot import texts
 from bot.games import scope_of
 from bot.replies import Board, Button, Card, Reply, Row
 from bot.spelling import Spelling
-from engine.errors import CroupierError
+from engine.errors import CroupierError, InvalidOptions
 from engine.game import Event, Game, Highlight, Seat
 
 NameOf = Callable[[str], str]
@@ -237,11 +237,15 @@ class Narrator:
         game_id: int | None = None,
         private: bool = False,
     ) -> Reply:
+        """A refusal in ``lang``: one line, or one per refusal of several bad options at once."""
         name_of = namer(game.table(state)) if game is not None and state is not None else str
-        line = self.line(f"error.{error.code}", dict(error.facts), lang, game=game, name_of=name_of)
+        each = error.errors if isinstance(error, InvalidOptions) else (error,)
+        lines = tuple(
+            self.line(f"error.{one.code}", dict(one.facts), lang, game=game, name_of=name_of) for one in each
+        )
         return Reply(
             ok=False,
-            lines=(line,),
+            lines=lines,
             language=lang,
             error_code=error.code,
             game_id=game_id,

@@ -24,10 +24,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.console import LINE_MAX
 from bot.croupier import Croupier, Incoming
 from bot.games import GAMES
+from bot.rendering import Narrator
 from bot.replies import Reply
+from bot.spelling import ConsoleSpelling
 from bot.store import GameRecord, Store
 from bot.texts import render
 from engine.dice import ScriptedDice
+from engine.errors import CroupierError
 from engine.game import Close, Join, Start
 
 MODERATOR = "croupier-replay"
@@ -124,12 +127,25 @@ def load_script(raw: str) -> Script:
         limit = sys.get_int_max_str_digits()
         raise ScriptError(f"not a script: a number of more than {limit:,} digits", 2) from None
     try:
-        return Script.model_validate(data)
+        script = Script.model_validate(data)
     except RecursionError:
         raise ScriptError("not a script: nested too deeply", 2) from None
     except ValidationError as error:
         first = error.errors()[0]
         raise ScriptError(f"{_where(first['loc'])}: {_plain(first['type'], str(first['msg']))}", 2) from None
+    _check_options(script)
+    return script
+
+
+def _check_options(script: Script) -> None:
+    """The game refuses the script's options: say why in English, like every message of the croupier
+    command line (the game's own language is for its replies), every bad option on the one line."""
+    game = GAMES[script.game]
+    try:
+        game.open(script.options)
+    except CroupierError as error:
+        said = Narrator(ConsoleSpelling()).refusal(error, "en", game=game)
+        raise ScriptError(f"options: {' '.join(said.lines)}", 2) from None
 
 
 async def run(script: Script) -> dict[str, Any]:

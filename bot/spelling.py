@@ -6,7 +6,7 @@ every sentence with the spelling of the front end that asked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
 from bot.games import GAMES
@@ -19,13 +19,21 @@ class Spelling(Protocol):
         """Command key (``join``, ``open`` …) → how a user types it."""
         ...
 
-    def listing(self, lang: str) -> Sequence[str]:
-        """Every command as the help lists it."""
+    def listing(self, lang: str, topics: Collection[str] | None = None) -> Sequence[str]:
+        """Every command as the help lists it. ``topics``: what the open game explains — the commands
+        of a topic it has not are left out (Killer's help lists no /jokers); None lists them all."""
         ...
 
     def name(self, text: str) -> str:
         """Outside text (a display name, a tournament's name, a typed word) as a sentence shows it."""
         ...
+
+
+def unexplained(topics: Collection[str] | None) -> set[str]:
+    """The topics some game explains that a game explaining only ``topics`` does not (none for None)."""
+    if topics is None:
+        return set()
+    return {topic for game in GAMES.values() for topic in game.topics if topic not in topics}
 
 
 class ConsoleSpelling:
@@ -37,7 +45,11 @@ class ConsoleSpelling:
     def name(self, text: str) -> str:
         return text
 
-    def listing(self, lang: str) -> Sequence[str]:
+    def listing(self, lang: str, topics: Collection[str] | None = None) -> Sequence[str]:
+        hidden = {CONSOLE_COMMANDS[topic] for topic in unexplained(topics) if topic in CONSOLE_COMMANDS}
+        return tuple(entry for entry in self._listing(lang) if entry not in hidden)
+
+    def _listing(self, lang: str) -> Sequence[str]:
         name, reason, game_id = (placeholder(word, lang) for word in ("NAME", "REASON", "ID"))
         option = f"{placeholder('OPTION', lang)}={placeholder('VALUE', lang)}"
         return (

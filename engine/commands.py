@@ -10,11 +10,11 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from engine.errors import CroupierError
-from engine.game import Command
+from engine.game import Choice, Command
 
 _UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}
 _PUNCTUATION = re.compile(r"[^\w@<>#!&\- ]+")
@@ -110,11 +110,39 @@ def near(typed: str, word: str) -> int | None:
     return edits if edits <= allowed else None
 
 
-def _reads(parse: Callable[[str], Command | None], text: str) -> bool:
+Accepts = Callable[[Command], bool]  # whether a command is one the game takes now
+
+
+def _read(parse: Callable[[str], Command | None], text: str) -> Command | None:
     try:
-        return parse(text) is not None
+        return parse(text)
     except CroupierError:
-        return False
+        return None
+
+
+def _reads(parse: Callable[[str], Command | None], text: str) -> bool:
+    return _read(parse, text) is not None
+
+
+def valid_now(choices: Callable[[], Sequence[Choice]], parse: Callable[[str], Command | None]) -> Accepts:
+    """Whether a command is of a kind the player to act may send now: one of the kinds the game's
+    ``choices`` send (each choice's words are a line the game accepts at this moment), or a question,
+    which is always welcome. A near miss offers only such words: "attaque" is no answer in a keep
+    phase. The choices are worked out at the first question, so a line without a candidate costs none."""
+    kinds: set[type[Command]] = set()
+    known = False
+
+    def accepts(command: Command) -> bool:
+        nonlocal known
+        if not known:
+            for choice in choices():
+                read = _read(parse, choice.compose([choice.words]) if choice.multi else choice.words)
+                if read is not None:
+                    kinds.add(type(read))
+            known = True
+        return type(command) in kinds or command.query
+
+    return accepts
 
 
 def near_miss(
@@ -123,6 +151,7 @@ def near_miss(
     vocabulary: Mapping[str, str],
     *,
     lead: Iterable[str] = (),
+    accepts: Accepts | None = None,
 ) -> str | None:
     """The game word a line that is no command probably meant, or None.
 
@@ -131,7 +160,8 @@ def near_miss(
     not read as a command, its first word — or first two, for a two-word spelling — is at most two
     edits away from a spelling (one for words of four letters or fewer; the meant word itself,
     followed by chit-chat, is chit-chat; another spelling such as "attack" counts), and the line with
-    the meant word in its place reads as a command. ``lead`` words ("ich", "je") may come first and are kept.
+    the meant word in its place reads as a command — one that ``accepts`` takes, when given (the
+    game's :func:`valid_now`). ``lead`` words ("ich", "je") may come first and are kept.
     """
     if _reads(parse, text):
         return None
@@ -157,8 +187,8 @@ def near_miss(
             continue
         if total == 0 and spelling == right:  # the word itself: the rest of the line is chat
             continue
-        corrected = " ".join([*skipped, right, *words[len(parts) :]])
-        if not _reads(parse, corrected):
+        corrected = _read(parse, " ".join([*skipped, right, *words[len(parts) :]]))
+        if corrected is None or (accepts is not None and not accepts(corrected)):
             continue
         candidate = (total, -len(parts), meant)
         if best is None or candidate < best:

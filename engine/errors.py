@@ -8,8 +8,10 @@ render a helpful reply in the player's language; the engine never formats senten
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class CroupierError(Exception):
@@ -27,6 +29,41 @@ class CroupierError(Exception):
 
 class InvalidCommand(CroupierError):
     """The text looks like a command but is malformed (unknown joker, missing name …)."""
+
+
+class InvalidOptions(InvalidCommand):
+    """Several options of one opening are bad: each is a refusal of its own (``errors``), told
+    together so the moderator fixes them all in one go. Code and facts are the first one's."""
+
+    def __init__(self, errors: Sequence[InvalidCommand]) -> None:
+        super().__init__(errors[0].code, **errors[0].facts)
+        self.errors = tuple(errors)
+
+
+class OptionChecks:
+    """Validates a moderator's options one by one, keeping every refusal instead of stopping at the
+    first: ``/open killer modes=zombie,foo dice=12`` is told about the mode and the dice at once."""
+
+    def __init__(self) -> None:
+        self.errors: list[InvalidCommand] = []
+
+    def refuse(self, error: InvalidCommand) -> None:
+        self.errors.append(error)
+
+    def value(self, check: Callable[[], T], fallback: T) -> T:
+        """What ``check`` answers; ``fallback`` when it refuses (the refusal is kept)."""
+        try:
+            return check()
+        except InvalidCommand as error:
+            self.errors.append(error)
+            return fallback
+
+    def done(self) -> None:
+        """Raise what was refused: the one refusal, or :class:`InvalidOptions` for several."""
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise InvalidOptions(self.errors)
 
 
 class IllegalCommand(CroupierError):

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from engine.dice import DiceSource
+from engine.errors import CroupierError, InvalidCommand
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
@@ -186,15 +187,27 @@ class Game(Protocol[State]):
         """The command in a chat line; None for chit-chat; InvalidCommand for a malformed command."""
         ...
 
-    def near_miss(self, text: str) -> str | None:
+    def near_miss(self, text: str, state: State | None = None) -> str | None:
         """The game word a line that is not a command probably meant ("weiter" for "wieter", "garde
         tout" for "garde tou", "attaque" for "atack ben"), or None: for commands, for chit-chat, and
         for sentences that merely contain a word somewhere. Only the line's first word (or first two)
         counts, at most two edits off after folding case and accents, and the corrected line must read
-        as a command (:func:`engine.commands.near_miss`). A game may also name the word a command it
-        could not carry out meant (Die verflixte 6!'s "raube nich" → "raube nicht"): the service asks
-        only for lines the game did not read or refused as malformed, from the player to act. Front
-        ends answer it with the shared catalogue's ``error.did_you_mean`` over ``{word}``."""
+        as a command (:func:`engine.commands.near_miss`) — with ``state``, one the player to act may
+        send now (:func:`engine.commands.valid_now`): a word that would only be refused is no help.
+        Without a state, any word of the game (the service's cheap look before it loads a game). A
+        game may also name the word a command it could not carry out meant (Die verflixte 6!'s "raube
+        nich" → "raube nicht"): the service asks only for lines the game did not read or refused as
+        malformed, from the player to act. Front ends answer it with the shared catalogue's
+        ``error.did_you_mean`` over ``{word}``."""
+        ...
+
+    def misread(self, state: State, actor: str, error: InvalidCommand) -> CroupierError:
+        """The answer to ``actor``'s line that ``parse`` refused as malformed (``error``), now that the
+        game is known. Who may act is decided first: someone who may not move now gets the refusal any
+        move of theirs would get (not their turn, not in the game), never a verdict on the arguments of
+        a line that is not theirs to send. The player who may act gets ``error``, narrowed to what is
+        valid now where the parser could not know it (Die verflixte 6!'s unknown joker is matched
+        against the jokers in hand)."""
         ...
 
     def apply(

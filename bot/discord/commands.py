@@ -8,12 +8,13 @@ where the ids cannot be told apart (several guilds), as the channel's language s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 
 from bot.discord import escape
 from bot.discord.command_ids import CommandIds
 from bot.discord.slash.names import COMMANDS, shown
+from bot.spelling import unexplained
 
 # The service's command keys (``{cmd[join]}`` in the catalogues) and the base words of their commands.
 SLASH_COMMANDS: Mapping[str, str] = {
@@ -41,6 +42,10 @@ SLASH_COMMANDS: Mapping[str, str] = {
 }
 
 
+# The commands that belong to a game's topic: left out of the help while a game without it is open.
+TOPIC_COMMANDS: Mapping[str, tuple[str, ...]] = {"jokers": ("joker waehlen", "joker-info")}
+
+
 class DiscordSpelling:
     """Slash commands as mentions where their ids are known, else by name in the channel's language."""
 
@@ -60,8 +65,9 @@ class DiscordSpelling:
             self._cache = {key: found, **{k: v for k, v in self._cache.items() if k[1] == key[1]}}
         return found
 
-    def listing(self, lang: str) -> Sequence[str]:
-        return [self.named(words, lang) for words in COMMANDS]
+    def listing(self, lang: str, topics: Collection[str] | None = None) -> Sequence[str]:
+        hidden = {words for topic in unexplained(topics) for words in TOPIC_COMMANDS.get(topic, ())}
+        return [self.named(words, lang) for words in COMMANDS if words not in hidden]
 
     def name(self, text: str) -> str:
         """Outside text (a display name, a tournament's name, a typed word) inside a sentence: literal,

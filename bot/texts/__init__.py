@@ -9,7 +9,8 @@ lists become comma-separated text and negative numbers take a typographic minus 
 stay plain templates. A few format specs (:data:`SPECS`) speak each language's way: plurals
 (``{n:plural:Auge:Augen}``; French counts 0 as singular), signed changes (``{delta:signed}``),
 decimals and percentages (``{p:percent}`` → "63,90 %" / "63.90%"), lists joined with "oder" / "or" /
-"ou" (``{valid:quoted_or}``), French elision (``{player:elide:de}`` → "d'anna", "de ben") and codes
+"ou" (``{valid:quoted_or}``), French elision (``{player:elide:de}`` → "d'anna", "de ben") and its
+repeated prepositions (``{victims:or_each:à}`` → "à anna ou à ben"), and codes
 said in words (``{scoring:word:scoring}`` → "Summe der Ergebnisse").
 """
 
@@ -279,6 +280,18 @@ def _list_spec(conjunction: Mapping[str, str] | None, quoted: bool) -> Callable[
     return spec
 
 
+def _or_each(lang: str, value: Any, args: list[str]) -> str:
+    """A list joined with "or", its word before every item as French repeats it: ``{victims:or_each:à}``
+    → "à anna ou à ben", ``{players:or_each:de}`` → "d'anna ou de ben". A second argument is what an
+    empty list says."""
+    items = _items(value)
+    if not items:
+        return args[1] if len(args) > 1 else ""
+    word = args[0] if args else ""
+    each = [_elide(lang, item, [word]) if word else item for item in items]
+    return _joined(lang, each, _OR.get(lang, "or"))
+
+
 def _elide(lang: str, value: Any, args: list[str]) -> str:
     """French elision before a name: ``{player:elide:de}`` → "d'anna", "de ben"."""
     word = args[0] if args else "de"
@@ -308,6 +321,7 @@ SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
     "quoted_or": _list_spec(_OR, quoted=True),  # {valid:quoted_or} → "„weiter“ oder „stopp“"
     "quoted_and": _list_spec(_AND, quoted=True),
     "elide": _elide,  # {player:elide:de} → "d'anna" / "de ben" (French)
+    "or_each": _or_each,  # {victims:or_each:à} → "à anna ou à ben" (French repeats the preposition)
     "word": _word,  # {scoring:word:scoring} → the catalogue's "scoring.sum" in the language
 }
 

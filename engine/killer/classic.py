@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.dice import DiceSource
-from engine.errors import InvalidCommand
+from engine.errors import InvalidCommand, OptionChecks
 from engine.game import Command, Event
 from engine.killer import events as ev
 from engine.killer.commands import Attack, Pass
@@ -47,12 +47,15 @@ class Classic(Variant):
     }
 
     def rules(self, options: Mapping[str, Any]) -> Rules:
-        """Six dice, no modes; options that merely restate that are tolerated."""
-        check_option_names(options)
-        if "dice" in options and dice_option(options["dice"]) != DICE:
-            raise InvalidCommand("killer_classic_dice", dice=options["dice"], required=DICE)
-        if modes_option(options.get("modes", [])):
-            raise InvalidCommand("killer_classic_modes", modes=options["modes"])
+        """Six dice, no modes; options that merely restate that are tolerated. Every bad one is
+        refused at once."""
+        checks = OptionChecks()
+        check_option_names(options, checks)
+        if "dice" in options and checks.value(lambda: dice_option(options["dice"]), DICE) != DICE:
+            checks.refuse(InvalidCommand("killer_classic_dice", dice=options["dice"], required=DICE))
+        if checks.value(lambda: modes_option(options.get("modes", [])), set[str]()):
+            checks.refuse(InvalidCommand("killer_classic_modes", modes=options["modes"]))
+        checks.done()
         return Rules(dice=DICE)
 
     def started(self, players: tuple[str, ...], rules: Rules) -> Event:

@@ -259,6 +259,16 @@ class Damaged(KillerEvent):
 
 
 @dataclasses.dataclass(frozen=True)
+class Unharmed(KillerEvent):
+    """No die of the attack showed its value: the target loses nothing (K5-A1, 0 × value)."""
+
+    attacker: str
+    victim: str
+    value: int
+    hp: int
+
+
+@dataclasses.dataclass(frozen=True)
 class Immune(KillerEvent):
     """A Terminator is immune to this value: the attack does no damage (K5-T1)."""
 

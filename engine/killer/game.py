@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, ClassVar
 
+from engine.commands import valid_now
 from engine.dice import DiceSource
-from engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from engine.errors import CroupierError, IllegalCommand, InvalidCommand, NotYourTurn
 from engine.game import (
     Candidates,
     Choice,
@@ -77,8 +78,13 @@ class _KillerGame:
     def parse(self, text: str) -> Command | None:
         return words.parse(text)
 
-    def near_miss(self, text: str) -> str | None:
-        return words.near_miss(text)
+    def near_miss(self, text: str, state: KillerState | None = None) -> str | None:
+        accepts = None if state is None else valid_now(lambda: choices.choices(state), words.parse)
+        return words.near_miss(text, accepts)
+
+    def misread(self, state: KillerState, actor: str, error: InvalidCommand) -> CroupierError:
+        """A line that is not this player's to send gets the refusal of any move of theirs."""
+        return _barred(state, actor) or error
 
     def apply(
         self, state: KillerState, actor: str, command: Command, dice: DiceSource
@@ -114,7 +120,7 @@ class _KillerGame:
         turn = state.turn
         assert turn is not None  # a started game that is not over always has a turn
         if not isinstance(command, Timeout) and actor != turn.player:
-            raise NotYourTurn("not_your_turn", player=turn.player, actor=actor)
+            raise _not_your_turn(turn, actor)
         if turn.due:  # a roll left pending when the dice ran out: this command needs it now
             state, before = flow.settle(state, dice, strict=True)
             if state.over:
@@ -189,6 +195,21 @@ class _KillerGame:
         """The ``croupier replay`` contract: statuses, PDV, Terminator levels, winner, finished."""
         players = {p.id: {"status": p.status, "hp": p.hp, "terminator": p.terminator} for p in state.players}
         return {"players": players, "winner": state.winner, "finished": state.over}
+
+
+def _not_your_turn(turn: Turn, actor: str) -> NotYourTurn:
+    return NotYourTurn("not_your_turn", player=turn.player, actor=actor)
+
+
+def _barred(state: KillerState, actor: str) -> CroupierError | None:
+    """Why ``actor`` may not make a move now, as :meth:`_KillerGame.apply` refuses one; None when they
+    may (a game that is over, or not started yet, takes no move from anybody)."""
+    if state.over:
+        return IllegalCommand("killer_over")
+    turn = state.turn
+    if not state.started or turn is None:
+        return IllegalCommand("killer_not_started")
+    return _not_your_turn(turn, actor) if actor != turn.player else None
 
 
 def _settled(state: KillerState, events: list[Event], dice: DiceSource) -> Result:

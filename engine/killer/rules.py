@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from engine.commands import fold
-from engine.errors import InvalidCommand
+from engine.errors import InvalidCommand, OptionChecks
 
 MIN_DICE = 3  # fewer is "impossible" in the text: the targets would overlap (K5-S1 variants)
 MAX_DICE = 10  # the project's bound: keeps the exact odds cheap and the chat readable
@@ -110,16 +110,19 @@ def modes_option(value: Any) -> set[str]:
     return chosen
 
 
-def check_option_names(options: Mapping[str, Any]) -> None:
+def check_option_names(options: Mapping[str, Any], checks: OptionChecks) -> None:
     """Anything but ``dice`` and ``modes`` is refused with a clear code."""
     for key in options:
         if key not in ("dice", "modes"):
-            raise InvalidCommand("killer_unknown_option", option=str(key), known=["dice", "modes"])
+            checks.refuse(InvalidCommand("killer_unknown_option", option=str(key), known=["dice", "modes"]))
 
 
 def rules_from_options(options: Mapping[str, Any]) -> Rules:
-    """The 5-dice game's options, validated (each variant's ``rules`` is the way in)."""
-    check_option_names(options)
-    dice = dice_option(options.get("dice", DEFAULT_DICE))
-    modes = modes_option(options.get("modes", []))
+    """The 5-dice game's options, validated (each variant's ``rules`` is the way in); every bad one
+    is refused at once."""
+    checks = OptionChecks()
+    check_option_names(options, checks)
+    dice = checks.value(lambda: dice_option(options.get("dice", DEFAULT_DICE)), DEFAULT_DICE)
+    modes = checks.value(lambda: modes_option(options.get("modes", [])), set[str]())
+    checks.done()
     return Rules(dice=dice, **dict.fromkeys(modes, True))

@@ -114,6 +114,8 @@ class Variant:
         target = state.player(turn.target)
         if self.immune(target, turn.value):  # only an attack turned on an immune attacker gets here
             events: list[Event] = [ev.Immune(turn.player, target.id, turn.value, target.terminator)]
+        elif turn.hits == 0:  # not one die showed the value: nothing lost, said as such
+            events = [ev.Unharmed(turn.player, target.id, turn.value, target.hp)]
         else:
             damage = turn.hits * turn.value
             state, more = lose(state, target.id, damage)

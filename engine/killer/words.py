@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from engine.commands import fold
+from engine.commands import Accepts, fold
 from engine.commands import near_miss as _near_miss
 from engine.errors import InvalidCommand
 from engine.game import Command
@@ -99,6 +99,7 @@ NEAR_MISSES: dict[str, str] = {
 }
 
 
-def near_miss(text: str) -> str | None:
-    """The word a line that is no command probably meant ("atack ben" → "attaque"), or None."""
-    return _near_miss(text, parse, NEAR_MISSES, lead=("je",))
+def near_miss(text: str, accepts: Accepts | None = None) -> str | None:
+    """The word a line that is no command probably meant ("atack ben" → "attaque"), or None;
+    ``accepts``: only words of commands it takes (those valid now)."""
+    return _near_miss(text, parse, NEAR_MISSES, lead=("je",), accepts=accepts)

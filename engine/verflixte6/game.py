@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from engine.commands import valid_now
 from engine.dice import DiceSource
+from engine.errors import CroupierError, InvalidCommand
 from engine.game import Candidates, Choice, Command, Event, Highlight, Line, OptionSpec, Seat
 from engine.game import Result as GameResult
 from engine.verflixte6 import choices, rules, words
@@ -13,6 +15,7 @@ from engine.verflixte6 import state as snapshot
 from engine.verflixte6.events import V6Event
 from engine.verflixte6.highlights import enabled_jokers, joker_highlights, joker_overview
 from engine.verflixte6.jokers import registry
+from engine.verflixte6.misread import misread
 from engine.verflixte6.options import parse_options
 from engine.verflixte6.state import (
     DID_NOT_PLAY,
@@ -51,8 +54,13 @@ class Verflixte6:
     def parse(self, text: str) -> Command | None:
         return words.parse(text)
 
-    def near_miss(self, text: str) -> str | None:
-        return words.near_miss(text)
+    def near_miss(self, text: str, state: Durchgang | None = None) -> str | None:
+        accepts = None if state is None else valid_now(lambda: choices.choices(state), words.parse)
+        return words.near_miss(text, accepts)
+
+    def misread(self, state: Durchgang, actor: str, error: InvalidCommand) -> CroupierError:
+        """Not this player's move: its refusal; an unknown joker: matched against those in play."""
+        return misread(state, actor, error)
 
     def apply(
         self, state: Durchgang, actor: str, command: Command, dice: DiceSource

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.commands import fold
-from engine.errors import InvalidCommand
+from engine.errors import InvalidCommand, OptionChecks
 from engine.verflixte6.jokers import registry
 from engine.verflixte6.state import ORDERS, SHUFFLED, SIGNUP, Options
 
@@ -37,14 +37,16 @@ _SPLIT = re.compile(r"[,;\n]")
 
 
 def parse_options(options: Mapping[str, Any]) -> Options:
+    """The options, validated; every bad one is refused at once."""
+    checks = OptionChecks()
     for key in options:
         if key not in KNOWN:
-            raise InvalidCommand("unknown_option", option=str(key), valid=list(KNOWN))
-    return Options(
-        jokers=_jokers(options.get("jokers")),
-        order=_order(options.get("order", SIGNUP)),
-        parallel=_parallel(options.get("parallel", False)),
-    )
+            checks.refuse(InvalidCommand("unknown_option", option=str(key), valid=list(KNOWN)))
+    jokers = checks.value(lambda: _jokers(options.get("jokers")), registry.DEFAULT_ENABLED)
+    order = checks.value(lambda: _order(options.get("order", SIGNUP)), SIGNUP)
+    parallel = checks.value(lambda: _parallel(options.get("parallel", False)), False)
+    checks.done()
+    return Options(jokers=jokers, order=order, parallel=parallel)
 
 
 def _jokers(value: Any) -> tuple[str, ...]:

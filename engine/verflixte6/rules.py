@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.dice import DiceSource
-from engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from engine.errors import IllegalCommand, InvalidCommand
 from engine.game import Close, Command, Join, Leave, Remove, Skip, Start, Timeout
 from engine.verflixte6 import decisions, lifecycle, throws
 from engine.verflixte6 import events as ev
@@ -21,19 +21,16 @@ from engine.verflixte6.commands import ChooseJokers, Continue, PlayJoker, Stop
 from engine.verflixte6.jokers import registry
 from engine.verflixte6.jokers.spec import ONCE
 from engine.verflixte6.state import (
-    DID_NOT_PLAY,
     JUNGFRAU,
     MAX_JOKERS,
     PLAYING,
-    PRINZESSIN,
-    ZOMBIE,
     Durchgang,
     Participant,
     Spiel,
     find,
 )
 from engine.verflixte6.step import Step
-from engine.verflixte6.turns import can_act, to_act, waiting_for_start
+from engine.verflixte6.turns import require_turn, to_act
 
 _LIFECYCLE: dict[type[Command], Callable[[Step, Any], None]] = {
     Join: lifecycle.join,
@@ -104,17 +101,7 @@ def _spiel(step: Step, command: Command) -> None:
 
 
 def _require_turn(step: Step) -> Participant:
-    state = step.state
-    participant = find(state, step.subject)
-    if participant is None:
-        raise NotYourTurn("not_signed_up", player=to_act(state))
-    if participant.role in (PRINZESSIN, ZOMBIE, DID_NOT_PLAY):
-        raise IllegalCommand("spiel_over", player=participant.id, role=participant.role)
-    if waiting_for_start(state):
-        raise IllegalCommand("not_started")
-    if not can_act(state, participant.id):
-        raise NotYourTurn("not_your_turn", player=to_act(state))
-    return participant
+    return require_turn(step.state, step.subject)
 
 
 def _before_freiwurf(step: Step, command: Command) -> None:

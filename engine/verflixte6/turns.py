@@ -6,7 +6,18 @@ order nobody plays before the moderator's Start, which fixes the order.
 
 from __future__ import annotations
 
-from engine.verflixte6.state import JUNGFRAU, PLAYING, SHUFFLED, Durchgang, find
+from engine.errors import IllegalCommand, NotYourTurn
+from engine.verflixte6.state import (
+    DID_NOT_PLAY,
+    JUNGFRAU,
+    PLAYING,
+    PRINZESSIN,
+    SHUFFLED,
+    ZOMBIE,
+    Durchgang,
+    Participant,
+    find,
+)
 
 
 def waiting_for_start(state: Durchgang) -> bool:
@@ -36,3 +47,18 @@ def can_act(state: Durchgang, pid: str) -> bool:
     if participant.role != JUNGFRAU or waiting_for_start(state):
         return False
     return state.options.parallel or to_act(state) == pid
+
+
+def require_turn(state: Durchgang, pid: str) -> Participant:
+    """The participant ``pid``, when they may make a move of their Spiel now; else the refusal any
+    such move gets (not signed up, Spiel over, not started, not their turn)."""
+    participant = find(state, pid)
+    if participant is None:
+        raise NotYourTurn("not_signed_up", player=to_act(state))
+    if participant.role in (PRINZESSIN, ZOMBIE, DID_NOT_PLAY):
+        raise IllegalCommand("spiel_over", player=participant.id, role=participant.role)
+    if waiting_for_start(state):
+        raise IllegalCommand("not_started")
+    if not can_act(state, participant.id):
+        raise NotYourTurn("not_your_turn", player=to_act(state))
+    return participant

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from engine.commands import distance, fold
+from engine.commands import Accepts, distance, fold
 from engine.commands import near_miss as _near_miss
 from engine.errors import InvalidCommand
 from engine.game import Command
@@ -190,16 +190,21 @@ NEAR_MISSES: dict[str, str] = {
 }
 
 
-def near_miss(text: str) -> str | None:
+def near_miss(text: str, accepts: Accepts | None = None) -> str | None:
     """The word a line that is no command probably meant ("wieter" → "weiter"), or None; also
-    „raube nicht“ for a robbery of "nich" (see :func:`_nobody_meant`)."""
-    return _near_miss(text, parse, NEAR_MISSES, lead=("ich",)) or _nobody_meant(text)
+    „raube nicht“ for a robbery of "nich" (see :func:`_nobody_meant`). ``accepts``: only words of
+    commands it takes (those valid now, :func:`engine.commands.valid_now`)."""
+    return _near_miss(text, parse, NEAR_MISSES, lead=("ich",), accepts=accepts) or _nobody_meant(
+        text, accepts
+    )
 
 
-def _nobody_meant(text: str) -> str | None:
+def _nobody_meant(text: str, accepts: Accepts | None = None) -> str | None:
     """``raube nich``: reads as robbing someone called "nich" — the service asks only once no player
     answered to that name — but one letter off "nicht" it meant „raube nicht“."""
     words = _words(text)
     if len(words) != 2 or words[0] not in _ROB_WORDS or words[1] in _NOBODY:
+        return None
+    if accepts is not None and not accepts(Rob(None)):
         return None
     return NEAR_MISSES["raube nicht"] if distance(words[1], "nicht", 1) <= 1 else None

@@ -143,7 +143,8 @@ async def test_an_undo_after_the_close_is_refused_with_the_command_to_use(table:
         await closed_durchgang(table)
         _, refused = await table.slash(p.moni, "korrektur", {"grund": "zu spät"}, subcommand="rueckgaengig")
         assert refused.ephemeral
-        assert note(refused) == table.refusal("error.undo_no_open_game", game=None)
+        title = table.says("game.round", number=1)  # the game just closed, named
+        assert note(refused) == table.refusal("error.undo_game_closed", game=None, title=title)
         ids = {c["name"]: c["id"] for c in table.emu.synced_commands(p.guild)}
         assert f"</korrektur punkte:{ids['korrektur']}>" in note(refused)  # a clickable /korrektur punkte
 

@@ -12,9 +12,11 @@ import pytest
 import engine.commands
 from bot.texts import LANGUAGES, render
 from engine.commands import distance, near, tolerance
-from engine.game import Game
+from engine.dice import ScriptedDice
+from engine.game import Game, Join
 from engine.killer import KILLER, KILLER_CLASSIC
 from engine.verflixte6 import GAME as V6
+from tests.engine.killer.helpers import position
 from tests.games.pig.game import GAME as PIG
 
 
@@ -195,3 +197,28 @@ def test_near_miss_compares_no_letter_of_a_huge_first_word(monkeypatch: pytest.M
 def test_a_bounded_distance_is_exact_up_to_its_limit(a: str, b: str, limit: int, expected: int) -> None:
     assert distance(a, b, limit) == expected
     assert min(distance(a, b), limit + 1) == expected
+
+
+def test_K5_K1_with_the_game_a_near_miss_offers_only_words_valid_now() -> None:
+    """K5-K1 / K5-A1: "atack ben" meant "attaque" only once an attack awaits its target; in a keep
+    phase the keep words are what counts ("garde tou"), and a question ("conseill") is always valid."""
+    keeping = position({"anna": ("alive", 30), "ben": ("alive", 30)}, "anna", [5, 6, 6, 4, 4])
+    assert KILLER.near_miss("atack ben") == "attaque"  # without the game: any of its words
+    assert KILLER.near_miss("atack ben", keeping.state) is None
+    assert KILLER.near_miss("garde tou", keeping.state) == "garde tout"
+    assert KILLER.near_miss("conseill", keeping.state) == "conseil"
+    keeping.do("anna", "garde tout")  # 25: an attack of 1
+    assert keeping.step == "target"
+    assert KILLER.near_miss("atack ben", keeping.state) == "attaque"
+    assert KILLER.near_miss("garde tou", keeping.state) is None
+
+
+def test_V6_S2_with_the_game_a_near_miss_offers_only_words_valid_now() -> None:
+    """V6-S2: before the Freiwurf "stopp" is refused, so "stpp" is no near miss of it; "wieter" is."""
+    state = V6.open({})
+    for player in ("anna", "ben"):
+        state, _ = V6.apply(state, player, Join(player), ScriptedDice(()))
+    assert V6.near_miss("stpp") == "stopp"
+    assert V6.near_miss("stpp", state) is None
+    assert V6.near_miss("wieter", state) == "weiter"
+    assert V6.near_miss("raube nich", state) is None  # no robbery awaits an answer

@@ -76,7 +76,8 @@ async def test_pig_is_played_in_the_console_and_counts_in_the_standings(
 
     opened = await say("mod: /open pig target=15")
     assert opened[0], opened
-    assert opened[1].startswith(says("game.opened", number=1, tournament="Turnier"))
+    tournament = says("common.default_tournament")  # started on the spot, in Pig's language
+    assert opened[1].startswith(says("game.opened", number=1, tournament=tournament))
     assert (await say("anna: /join"))[0]
     assert (await say("ben: /join"))[0]
     assert (await say("ben: roll")) == (False, says("error.pig_not_your_turn", player="anna"))

@@ -139,7 +139,8 @@ async def test_settings_switch_the_language(console: Console) -> None:
     jungfrau = render("role.jungfrau", {}, "en", scope=scope)
     row = render("common.table_row", {"name": "anna", "role": jungfrau, "points": 0, "details": ""}, "en")
     assert f"▶ {row}" in replies[2][1].splitlines()  # the running table speaks English now
-    opened = render("game.opened", {"number": 1, "tournament": "Turnier"}, "en", scope=scope)
+    tournament = render("common.default_tournament", {}, "en")  # started on the spot, named in English
+    opened = render("game.opened", {"number": 1, "tournament": tournament}, "en", scope=scope)
     assert replies[1][1].splitlines()[0] == opened
 
 

@@ -142,7 +142,9 @@ async def test_an_undo_is_refused_without_an_open_game_a_reason_or_a_move(consol
     assert await say(console, "mod: /undo") == (False, render("error.correction_reason_missing", {}, "de"))
     assert await say(console, "mod: /undo x") == (False, render("error.undo_nothing", {}, "de"))
     await play(console, "anna: /join", "anna: weiter", "anna: stopp", "mod: /close")
-    assert await say(console, "mod: /undo zu spät") == (False, render("error.undo_no_open_game", {}, "de"))
+    title = render("game.round", {"number": 1}, "de", scope=scope_of(GAMES["verflixte6"]))
+    closed = render("error.undo_game_closed", {"title": title}, "de")  # the closed game, named
+    assert await say(console, "mod: /undo zu spät") == (False, closed)
 
 
 async def test_undo_in_killer_takes_back_the_start(store: Store) -> None:

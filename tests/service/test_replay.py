@@ -14,6 +14,9 @@ from unittest import mock
 import pytest
 
 from bot import cli
+from bot.games import GAMES, scope_of
+from bot.texts import render
+from engine.verflixte6.options import KNOWN
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
@@ -147,6 +150,36 @@ def test_malformed_script_exits_2_naming_the_fault(script: str, needle: str) -> 
     assert needle in message[0], done.stderr
     assert "Value error" not in message[0]
     assert "Input should" not in message[0]
+
+
+MODES = {"mode": "foo", "valid": ["terminator", "zombie", "mythic"]}
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "refusals"),
+    [
+        ("killer", {"dice": 2}, [("killer_too_few_dice", {"dice": 2, "minimum": 3, "maximum": 10})]),
+        (
+            "killer",
+            {"dice": 12, "modes": "foo"},
+            [
+                ("killer_too_many_dice", {"dice": 12, "minimum": 3, "maximum": 10}),
+                ("killer_unknown_mode", MODES),
+            ],
+        ),
+        ("verflixte6", {"colour": "red"}, [("unknown_option", {"option": "colour", "valid": KNOWN})]),
+    ],
+)
+def test_option_errors_are_english_like_every_message_of_the_command_line(
+    game: str, options: dict[str, Any], refusals: list[tuple[str, dict[str, Any]]]
+) -> None:
+    """Not "croupier: options: Impossible de jouer avec 2 dés …" for a French game: the croupier command
+    line speaks English, the option refusals too (every bad option on the one line)."""
+    done = replay({"game": game, "players": ["a", "b"], "options": options})
+    assert done.returncode == 2
+    scope = scope_of(GAMES[game])
+    said = " ".join(render(f"error.{code}", facts, "en", scope=scope) for code, facts in refusals)
+    assert done.stderr == f"croupier: options: {said}\n"
 
 
 def test_running_out_of_dice_exits_3_naming_the_line() -> None:

@@ -9,12 +9,14 @@ import re
 import pytest
 
 from bot.croupier import Croupier
+from bot.discord.commands import DiscordSpelling
+from bot.discord.slash.names import shown as slash_shown
 from bot.games import GAMES, scope_of
 from bot.settings_words import KEYS, SETTINGS, described, parse_settings, usage
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from bot.store.repositories.tables import SETTING_FIELDS
-from bot.texts import LANGUAGES, placeholder, render
+from bot.texts import CONSOLE_COMMANDS, LANGUAGES, placeholder, render
 from engine.errors import InvalidCommand
 from engine.game import Close
 from tests.service.helpers import MODERATOR, Table
@@ -85,7 +87,39 @@ async def test_help_lists_the_commands_and_the_open_games_words(store: Store, la
     for kind in ("verflixte6", "killer"):
         assert (await table.open(kind)).ok
         reply = await table.croupier.help_reply(table.msg("anna"))
-        listing = ", ".join(ConsoleSpelling().listing(lang))
+        listing = ", ".join(ConsoleSpelling().listing(lang, GAMES[kind].topics))
         words = render("help.words", {}, lang, scope=scope_of(GAMES[kind]))
         assert reply.lines == (render("common.help", {"commands": listing}, lang), words)
         assert (await table.do(MODERATOR, Close())).ok
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_help_lists_the_joker_commands_only_where_jokers_are_played(
+    store: Store, lang: str
+) -> None:
+    """Killer has no jokers (its /jokers only says so): its help lists neither /jokers nor, on Discord,
+    the joker commands; a Durchgang's help and the help between games list them."""
+    table = Table(Croupier(store=store))
+    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
+
+    async def commands() -> list[str]:
+        reply = await table.croupier.help_reply(table.msg("anna"))
+        everything = ", ".join(ConsoleSpelling().listing(lang))
+        prefix, suffix = render("common.help", {"commands": everything}, lang).split(everything)
+        return reply.lines[0].removeprefix(prefix).removesuffix(suffix).split(", ")
+
+    assert CONSOLE_COMMANDS["jokers"] in await commands()
+    for kind, listed in (("killer", False), ("killer-classic", False), ("verflixte6", True)):
+        assert (await table.open(kind)).ok
+        said = await commands()
+        assert (CONSOLE_COMMANDS["jokers"] in said) is listed, kind
+        assert [c for c in ConsoleSpelling().listing(lang) if c not in said] == (
+            [] if listed else ["/jokers"]
+        )
+        assert (await table.do(MODERATOR, Close())).ok
+    discord = DiscordSpelling()
+    for words in ("joker waehlen", "joker-info"):
+        assert slash_shown(words, lang) in discord.listing(lang, GAMES["verflixte6"].topics)
+        assert slash_shown(words, lang) not in discord.listing(lang, GAMES["killer"].topics)
+    assert len(discord.listing(lang, GAMES["killer"].topics)) == len(discord.listing(lang)) - 2

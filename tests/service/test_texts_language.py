@@ -123,6 +123,39 @@ def test_french_says_d_anna_and_de_ben() -> None:
     assert dernier.startswith("Dernier dé d'anna")
 
 
+def test_french_repeats_the_preposition_before_each_name() -> None:
+    """ "voler 1 point à anna ou à ben", not "à anna ou ben" (``{victims:or_each:à}``)."""
+    scope = scope_of(GAMES["verflixte6"])
+    facts = {"player": "cleo", "amount": 1, "victims": ["anna", "ben", "eve"]}
+    offered = render("v6.robbery_offered", facts, "fr", scope=scope)
+    assert "à anna, à ben ou à eve" in offered
+    assert render("v6.robbery_offered", {**facts, "victims": ["anna"]}, "fr", scope=scope).count(" à ") == 1
+
+
+# One word for one thing in each language's catalogues: the term on the left, never the others.
+TERMS = {
+    "en": {"free throw": ("Freiwurf", "Durchgang")},
+    "fr": {"Durchgang": ("manche",), "anciennes règles": ("ancienne règle",)},
+}
+
+
+@pytest.mark.parametrize(("name", "lang", "key", "template"), [c for c in CATALOGUES if c[1] in TERMS])
+def test_each_language_calls_a_thing_by_one_name(name: str, lang: str, key: str, template: str) -> None:
+    for term, others in TERMS[lang].items():
+        for other in others:
+            assert other.casefold() not in template.casefold(), f"{other!r}: this language says {term!r}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_standings_columns_are_named_like_the_rounds(lang: str) -> None:
+    """The column of Durchgang 1 starts like the word the game's own lines use for it: D1 where it is a
+    Durchgang (German, French), R1 where it is a round (English)."""
+    number = 1
+    title = render("game.round", {"number": number}, lang, scope=scope_of(GAMES["verflixte6"]))
+    word = title.split()[-2]  # "… · Durchgang 1", "… · round 1"
+    assert render("standings.column.round", {"number": number}, lang) == f"{word[0].upper()}{number}"
+
+
 @pytest.mark.parametrize(("lang", "word"), [("fr", "0 point "), ("de", "0 Augen"), ("en", "0 pips")])
 def test_zero_is_singular_in_french_only(lang: str, word: str) -> None:
     scope = scope_of(GAMES["verflixte6"])

@@ -246,3 +246,161 @@ async def test_adjust_without_a_name_and_points_is_answered_with_its_form(
     await in_language(console, lang)
     await durchgang(console, "anna")
     assert await say(console, f"mod: {typed}") == (False, says("error.adjust_usage", lang))
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_a_bare_open_asks_which_game_like_a_bare_skip(console: Console, lang: str) -> None:
+    """Not "unknown game „“": which game, with the games to type (the default one first)."""
+    await in_language(console, lang)
+    games = ["verflixte6", "killer", "killer-classic"]
+    assert await say(console, "mod: /open") == (False, says("error.game_missing", lang, games=games))
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_an_open_with_several_bad_options_names_every_one(console: Console, lang: str) -> None:
+    """K5-S1 and the Durchgang's options: each bad option gets its line, not only the first found."""
+    await in_language(console, lang)
+    ok, text = await say(console, "mod: /open killer modes=zombie,foo dice=12 colour=red")
+    assert not ok
+    assert text.splitlines() == [
+        says("error.killer_unknown_option", lang, "killer", option="colour", known=["dice", "modes"]),
+        says("error.killer_too_many_dice", lang, "killer", dice=12, minimum=3, maximum=10),
+        says(
+            "error.killer_unknown_mode", lang, "killer", mode="foo", valid=["terminator", "zombie", "mythic"]
+        ),
+    ]
+    ok, text = await say(console, "mod: /open verflixte6 order=x parallel=vielleicht")
+    assert not ok
+    assert text.splitlines() == [
+        says(
+            "error.bad_option_value",
+            lang,
+            "verflixte6",
+            option="order",
+            value="x",
+            valid=["signup", "shuffled"],
+        ),
+        says(
+            "error.bad_option_value",
+            lang,
+            "verflixte6",
+            option="parallel",
+            value="vielleicht",
+            valid=["yes", "no"],
+        ),
+    ]
+
+
+@SQLITE_ONLY
+async def test_a_refused_open_speaks_the_channels_language_not_the_games(console: Console) -> None:
+    """No language set: after a Durchgang the channel speaks German, so a refused Killer opening does
+    too (as /help on the next line); once a Killer game was played, a refused Durchgang is French."""
+    await durchgang(console, "anna")
+    for typed, facts in (
+        ("modes=foo", {"mode": "foo", "valid": ["terminator", "zombie", "mythic"]}),
+        ("dice=2", {"dice": 2, "minimum": 3, "maximum": 10}),
+    ):
+        key = "error.killer_unknown_mode" if "mode" in facts else "error.killer_too_few_dice"
+        assert await say(console, f"mod: /open killer {typed}") == (False, says(key, "de", "killer", **facts))
+    ok, helped = await say(console, "mod: /help")
+    assert ok
+    assert helped.startswith(says("common.help", "de", commands="").strip())
+    await lines(console, "mod: /open killer", "mod: /close")
+    refused = says(
+        "error.bad_option_value", "fr", "verflixte6", option="order", value="x", valid=["signup", "shuffled"]
+    )
+    assert await say(console, "mod: /open verflixte6 order=x") == (False, refused)
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_verify_of_a_running_game_says_its_seed_is_still_secret(
+    console: Console, store: Store, lang: str
+) -> None:
+    """Like ``croupier verify``: the game runs, its seed is secret until the close — not "no closed
+    game". Another server's running game stays unnamed."""
+    await in_language(console, lang)
+    await durchgang(console, "anna")
+    await lines(console, "mod: /open killer", "anna: /join")
+    with store.transaction(read_only=True) as uow:
+        running = uow.games.open_in("console")
+    assert running is not None
+    title = says("game.round", lang, "killer", number=1)
+    assert await say(console, f"mod: /verify {running.id}") == (
+        False,
+        says("error.verify_game_open", lang, id=running.id, title=title),
+    )
+    elsewhere = Table(Croupier(store=store))
+    assert (await elsewhere.open("verflixte6")).ok
+    with store.transaction(read_only=True) as uow:
+        theirs = uow.games.open_in(elsewhere.channel)
+    assert theirs is not None
+    assert await say(console, f"mod: /verify {theirs.id}") == (
+        False,
+        says("error.verify_unknown_game", lang, id=theirs.id),
+    )
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind", ["verflixte6", "killer"])
+async def test_an_undo_after_the_close_says_the_game_is_closed_and_points_at_adjust(
+    console: Console, lang: str, kind: str
+) -> None:
+    await in_language(console, lang)
+    nothing = says("error.undo_no_open_game", lang)
+    assert await say(console, "mod: /undo Versehen") == (False, nothing)
+    await lines(console, f"mod: /open {kind}", "anna: /join", "ben: /join", "mod: /close")
+    closed = says("error.undo_game_closed", lang, title=says("game.round", lang, kind, number=1))
+    assert await say(console, "mod: /undo Versehen") == (False, closed)
+    assert "/adjust" in closed
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", [None, *LANGUAGES])
+async def test_a_tournament_an_opening_starts_is_named_in_the_openings_language(
+    console: Console, store: Store, lang: str | None
+) -> None:
+    """Not „Turnier“ in every language: the catalogue's name, in the language the opening speaks (the
+    channel's, else the game's: a Killer game French). Once stored, the name stays whatever the
+    channel speaks later."""
+    if lang is not None:
+        await in_language(console, lang)
+    spoken = lang or "fr"
+    name = says("common.default_tournament", spoken)
+    ok, opened = await say(console, "mod: /open killer")
+    assert ok
+    assert opened.splitlines()[0] == says("game.opened", spoken, "killer", number=1, tournament=name)
+    other = "de" if spoken != "de" else "en"
+    await lines(console, "mod: /close", f"mod: /settings language={other}", "mod: /open verflixte6")
+    with store.transaction(read_only=True) as uow:
+        assert [t.name for t in uow.tournaments.list("console")] == [name]
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_standings_after_durchgang_killer_durchgang_have_no_gap_in_their_columns(
+    console: Console, lang: str
+) -> None:
+    """Durchgang numbers count Durchgänge only: a Killer game between two of them takes no number, so
+    the standings show the columns of Durchgang 1 and 2 side by side — no column for a third."""
+    await in_language(console, lang)
+    await durchgang(console, "anna")
+    await lines(console, "mod: /open killer", "anna: /join", "ben: /join", "mod: /close")
+    await durchgang(console, "anna")
+    ok, text = await say(console, "mod: /standings")
+    assert ok
+    columns = [
+        says("standings.column.rank", lang),
+        says("standings.column.player", lang),
+        says("standings.column.round", lang, number=1),
+        says("standings.column.round", lang, number=2),
+        says("standings.column.total", lang),
+        says("standings.column.best", lang),
+        says("standings.column.zombies", lang),
+    ]
+    header = next(line for line in text.splitlines() if line.startswith("| "))
+    assert header == f"| {' | '.join(columns)} |"
+    assert says("standings.column.round", lang, number=3) not in text

@@ -374,3 +374,32 @@ def test_every_template_formats_with_real_facts(
 def test_K5_S1_too_few_dice_agree_in_number(dice: int, lang: str, text: str) -> None:
     facts = {"dice": dice, "minimum": 3}
     assert text in render("error.killer_too_few_dice", facts, lang, scope=SCOPES[0])
+
+
+QUOTED_WORD = {"de": "„{}“", "en": "“{}”", "fr": "« {} »"}  # how each catalogue quotes a word to type
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_K5_T1_naming_oneself_is_told_the_word_that_does_it(lang: str) -> None:
+    """K5-A1: an attack turns on its attacker by a bare „attaque“, not by the attacker's name — the
+    refusal says so; the older rules (K6-A1, no attack on oneself) name the way out: „passe“."""
+    for game, word in ((KILLER, "attaque"), (KILLER_CLASSIC, "passe")):
+        error = _refusal(_play(_targeting(game), "anna", "attaque anna"))
+        assert error.code == "killer_self_target"
+        said = render("error.killer_self_target", dict(error.facts), lang, scope=(game.catalogue, game.name))
+        assert QUOTED_WORD[lang].format(word) in said, said
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_K5_A1_an_attack_without_a_hit_says_the_target_is_unharmed(lang: str) -> None:
+    """K5-A1 seed example ("il a bien de la chance"): no die shows the value — the target is unharmed,
+    not "loses 0 hit points (0 × 3)"."""
+    table = Table([2, 2, 2, 1, 1, 1, 2, 4, 5, 6, 6, 6, 6, 6, 6], setup=(30, 30))
+    table.do("anna", "garde tout")  # 8: an attack of 3
+    scope = SCOPES[0]
+    said = [
+        render(e.kind(), e.facts(), lang, str.capitalize, scope=scope) for e in table.do("anna", "attaque")
+    ]
+    facts = {"attacker": "anna", "victim": "anna", "value": 3, "hp": 30}
+    assert render("killer.unharmed", facts, lang, str.capitalize, scope=scope) in said
+    assert not [line for line in said if "0 ×" in line]

@@ -169,7 +169,8 @@ def test_K5_A1_seed_example_attack_without_target_turns_on_the_attacker() -> Non
     table.do("anna", "garde tout")  # 8: attack of 3
     events = table.do("anna", "attaque")
     assert of(events, ev.AttackTurned) == [ev.AttackTurned("anna", 3)]
-    assert of(events, ev.Damaged) == [ev.Damaged("anna", "anna", 3, 0, 0, 30)]  # "il a bien de la chance"
+    assert of(events, ev.Unharmed) == [ev.Unharmed("anna", "anna", 3, 30)]  # "il a bien de la chance"
+    assert of(events, ev.Damaged) == []  # no "loses 0 hit points (0 × 3)"
 
 
 def test_K5_A1_an_attack_turned_on_the_attacker_does_hurt() -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from engine.errors import IllegalCommand, InvalidCommand, InvalidOptions, NotYourTurn
 from engine.game import Join, Leave, Remove, Skip, Start, Timeout
 from engine.killer import KILLER, KILLER_CLASSIC, Keep
 from engine.killer.commands import Attack, Direction, Pass
@@ -137,6 +137,22 @@ def test_K5_S1_bad_options_are_refused(
     assert info.value.code == code
     if facts is not None:
         assert dict(info.value.facts) == facts
+
+
+def test_K5_S1_every_bad_option_is_refused_at_once() -> None:
+    """A moderator hears of every bad option in one answer: one refusal each, in the options' order
+    (unknown names, then the dice, then the modes); a single bad option stays a plain refusal."""
+    with pytest.raises(InvalidOptions) as info:
+        KILLER.open({"modes": "zombie,foo", "dice": 12, "colour": "red"})
+    codes = [error.code for error in info.value.errors]
+    assert codes == ["killer_unknown_option", "killer_too_many_dice", "killer_unknown_mode"]
+    assert info.value.code == codes[0]
+    with pytest.raises(InvalidOptions) as info:
+        KILLER_CLASSIC.open({"dice": 5, "modes": "zombie"})
+    assert [error.code for error in info.value.errors] == ["killer_classic_dice", "killer_classic_modes"]
+    with pytest.raises(InvalidCommand) as single:
+        KILLER.open({"dice": 12})
+    assert not isinstance(single.value, InvalidOptions)
 
 
 def test_K6_S1_the_older_game_has_six_dice_and_no_modes() -> None:

@@ -207,6 +207,14 @@ def other_errors() -> list[CroupierError]:
     return errors
 
 
+def misread_errors() -> list[CroupierError]:
+    """What a misspelt joker becomes once the Durchgang is known (``Game.misread``): the jokers in
+    hand named plainly, or none left to play."""
+    unknown = InvalidCommand("unknown_joker", name="Monokle", suggestions=["Leelas Monokel"])
+    holding, empty_handed = anna_playing("Rattenlord"), anna_playing()
+    return [GAME.misread(t.state, "anna", unknown) for t in (holding, empty_handed)]
+
+
 def refusal_errors() -> list[CroupierError]:
     errors: list[CroupierError] = []
     for case in REFUSALS:

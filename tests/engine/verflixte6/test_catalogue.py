@@ -19,7 +19,7 @@ from engine.verflixte6.events import V6Event, all_event_classes
 from engine.verflixte6.jokers import registry
 from engine.verflixte6.state import ROLES
 
-from .cases import event_zoo, other_errors, refusal_errors
+from .cases import event_zoo, misread_errors, other_errors, refusal_errors
 
 PACKAGE = Path(engine.verflixte6.__file__).parent
 SCOPE = (GAME.catalogue, GAME.name)
@@ -98,7 +98,7 @@ def zoo() -> list[V6Event]:
 
 @pytest.fixture(scope="module")
 def errors() -> list[CroupierError]:
-    return refusal_errors() + other_errors()
+    return refusal_errors() + other_errors() + misread_errors()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

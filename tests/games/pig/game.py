@@ -6,9 +6,9 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.commands import fold, near_miss
+from engine.commands import fold, near_miss, valid_now
 from engine.dice import DiceSource
-from engine.errors import IllegalCommand, InvalidCommand, NotYourTurn
+from engine.errors import CroupierError, IllegalCommand, InvalidCommand, NotYourTurn
 from engine.game import (
     Choice,
     Close,
@@ -143,8 +143,14 @@ class Pig:
         words = fold(text).split()
         return _WORDS[words[0]]() if len(words) == 1 and words[0] in _WORDS else None
 
-    def near_miss(self, text: str) -> str | None:
-        return near_miss(text, self.parse, {"roll": "roll", "hold": "hold"})
+    def near_miss(self, text: str, state: PigState | None = None) -> str | None:
+        accepts = None if state is None else valid_now(lambda: self.choices(state), self.parse)
+        return near_miss(text, self.parse, {"roll": "roll", "hold": "hold"}, accepts=accepts)
+
+    def misread(self, state: PigState, actor: str, error: InvalidCommand) -> CroupierError:
+        """Pig's words take no arguments, so nothing is malformed; were it, the turn comes first."""
+        acting = self.to_act(state)
+        return NotYourTurn("pig_not_your_turn", player=acting) if acting not in (None, actor) else error
 
     def apply(
         self, state: PigState, actor: str, command: Command, dice: DiceSource
