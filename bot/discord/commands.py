@@ -37,6 +37,7 @@ SLASH_COMMANDS: Mapping[str, str] = {
     "standings": "tabelle",
     "start": "durchgang starten",
     "tournament": "turnier",
+    "tournaments": "turniere",
     "undo": "korrektur rueckgaengig",
     "verify": "pruefen",
 }

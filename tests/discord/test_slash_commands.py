@@ -70,7 +70,7 @@ async def test_commands_are_synced_with_german_and_english_localisations(table: 
     names = sorted(command["name"] for command in synced)
     assert names == [
         "aussteigen", "durchgang", "einstellungen", "export", "hilfe", "joker", "joker-info",
-        "korrektur", "mitmachen", "pruefen", "regeln", "tabelle", "turnier", "zug",
+        "korrektur", "mitmachen", "pruefen", "regeln", "tabelle", "turnier", "turniere", "zug",
     ]  # fmt: skip
     for command in synced:
         assert sent[command["name"]]["dm_permission"] is False, command["name"]  # guild channels only
@@ -91,6 +91,15 @@ async def test_commands_are_synced_with_german_and_english_localisations(table: 
     assert schliessen["name_localizations"]["de"] == name_in("de", "discord.cmd.durchgang.schliessen.name")
     assert by_name["mitmachen"]["name_localizations"]["en-GB"] == name_in("en", "discord.cmd.mitmachen.name")
     assert by_name["pruefen"]["name_localizations"]["de"] == name_in("de", "discord.cmd.pruefen.name")
+    turniere = by_name["turniere"]  # everyone's: no default permission, no options
+    assert [turniere["name_localizations"][locale] for locale in LOCALES] == [
+        name_in(lang, "discord.cmd.turniere.name") for lang in ("de", "en", "en", "fr")
+    ]
+    assert [turniere["description_localizations"][locale] for locale in LOCALES] == [
+        name_in(lang, "discord.cmd.turniere.description") for lang in ("de", "en", "en", "fr")
+    ]
+    assert not turniere.get("options")
+    assert turniere.get("default_member_permissions") is None
     spiel = next(o for o in oeffnen["options"] if o["name"] == "spiel")
     assert spiel["name_localizations"]["en-US"] == name_in("en", "discord.param.spiel.name")
     assert [c["value"] for c in spiel["choices"]] == list(GAMES)
@@ -128,7 +137,7 @@ async def test_help_lists_every_command_as_a_clickable_mention(table: Table) -> 
         assert shown.data is not None
         listed = listed_commands(embeds_of(shown)[0]["description"], "de")
         assert len(listed) == len(COMMANDS)
-        for words in ("durchgang oeffnen", "mitmachen", "pruefen", "korrektur punkte", "zug"):
+        for words in ("durchgang oeffnen", "mitmachen", "pruefen", "turniere", "korrektur punkte", "zug"):
             assert f"</{words}:{ids[words.split()[0]]}>" in listed, words
         settings = await table.slash_message(p.moni, "einstellungen", {"sprache": "en"})
         assert settings.embeds[0]["description"] == says(
@@ -146,6 +155,8 @@ def test_before_the_ids_are_known_commands_are_named_in_the_channels_language() 
         assert slash_name(lang, "korrektur", "rueckgaengig") in listed
         assert spelling.commands(lang)["join"] == slash_name(lang, "mitmachen")
         assert spelling.commands(lang)["adjust"] == slash_name(lang, "korrektur", "punkte")
+        assert spelling.commands(lang)["tournaments"] == slash_name(lang, "turniere")
+        assert slash_name(lang, "turniere") in listed
 
 
 async def test_the_export_command_is_hidden_from_players(table: Table) -> None:

@@ -52,6 +52,7 @@ COMMANDS: Sequence[str] = (
     "pruefen",
     "einstellungen",
     "turnier",
+    "turniere",
     "korrektur rueckgaengig",
     "korrektur punkte",
     "korrektur disqualifizieren",

@@ -1,5 +1,5 @@
-"""The tournament table for everyone (``/tabelle``, as text or picture), the admins' file export
-(``/export``) and the dice verification (``/prüfen``)."""
+"""The tournament table for everyone (``/tabelle``, as text or picture), the channel's tournaments
+(``/turniere``), the admins' file export (``/export``) and the dice verification (``/prüfen``)."""
 
 from __future__ import annotations
 
@@ -69,6 +69,16 @@ async def _picture(front: Front, interaction: discord.Interaction[Any], reply: R
     return True
 
 
+@app_commands.command(**command("turniere"))
+@app_commands.guild_only()
+async def turniere(interaction: discord.Interaction[Any]) -> None:
+    """For everybody, privately like /regeln: the ids an export or the web page take are a lookup,
+    not news for the channel. In a game's thread it lists the parent's tournaments, which the
+    service reads as the message's home."""
+    front = front_of(interaction)
+    await front.command(interaction, front.croupier.tournaments_reply, ephemeral=True)
+
+
 @app_commands.command(**command("export"))
 @app_commands.rename(**renamed("format"))
 @app_commands.describe(**described("format"))
@@ -104,4 +114,4 @@ async def pruefen(interaction: discord.Interaction[Any], spiel_id: int | None = 
 
 
 def commands() -> list[app_commands.Command[Any, Any, Any]]:
-    return [tabelle, export, pruefen]
+    return [tabelle, turniere, export, pruefen]
