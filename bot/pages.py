@@ -447,13 +447,14 @@ def _reply(entry: LogEntry) -> Mapping[str, Any]:
 
 def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correction] | None = None) -> Move:
     """One log entry as the page shows it. Only what people typed has its mentions turned into names;
-    the croupier's lines already carry the seats' names, and any ``@<digits>`` in them is text someone
-    chose (a nickname may be another player's id), so it stays as written, never becomes a name."""
+    the croupier's lines already carry the seats' names, and any mention or ``@<digits>`` in them is
+    text someone chose (a nickname may be another player's id, a tournament's name a mention): it
+    never becomes a name, and its id is not shown either (``@…``)."""
     reply = _reply(entry)
     private = bool(reply.get("private"))
     written = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
     for_discord = entry.message_id.startswith(DISCORD_PREFIXES)  # its escapes are not ours
-    lines = tuple(code_spans(line, escaped=for_discord) for line in written)
+    lines = tuple(_no_ids(code_spans(line, escaped=for_discord)) for line in written)
     kind = str(entry.command.get("type", "")) if isinstance(entry.command, Mapping) else ""
     undo = (undos or {}).get(entry.voided_by) if entry.voided_by is not None else None
     return Move(
@@ -484,6 +485,11 @@ def code_spans(line: str, *, escaped: bool = False) -> Line:
     if escaped:
         parts[::2] = [unescaped(text) for text in parts[::2]]
     return tuple(parts)
+
+
+def _no_ids(line: Line) -> Line:
+    """A croupier's line with every mention in its text parts shown as a bare sign (see _move)."""
+    return tuple(part if index % 2 else without_ids(part, {}) for index, part in enumerate(line))
 
 
 def _undos(uow: UnitOfWork, game_id: int) -> dict[int, Correction]:
