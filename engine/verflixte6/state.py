@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import InvalidCommand
+from engine.records import evolve
 
 FORMAT = 1
 
@@ -94,7 +95,7 @@ def find(state: Durchgang, pid: str) -> Participant | None:
 
 def with_participant(state: Durchgang, changed: Participant) -> Durchgang:
     rows = tuple(changed if p.id == changed.id else p for p in state.participants)
-    return dataclasses.replace(state, participants=rows)
+    return evolve(state, participants=rows)
 
 
 def ids_with_role(state: Durchgang, *roles: str) -> tuple[str, ...]:

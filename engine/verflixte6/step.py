@@ -8,11 +8,11 @@ the registry's jokers rather than importing them: jokers build on the step, neve
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from engine.dice import DiceSource
+from engine.records import evolve
 from engine.verflixte6 import events as ev
 from engine.verflixte6.state import PLAYING, Durchgang, Participant, Pending, Spiel, find, with_participant
 
@@ -78,10 +78,10 @@ class Step:
         self.state = with_participant(self.state, participant)
 
     def update(self, pid: str, **changes: Any) -> None:
-        self.put(dataclasses.replace(self.get(pid), **changes))
+        self.put(evolve(self.get(pid), **changes))
 
     def update_spiel(self, **changes: Any) -> None:
-        self.update(self.subject, spiel=dataclasses.replace(self.spiel, **changes))
+        self.update(self.subject, spiel=evolve(self.spiel, **changes))
 
     def set_pending(self, pending: Pending | None) -> None:
         self.update_spiel(pending=pending)
@@ -95,7 +95,7 @@ class Step:
 
     def end_spiel(self, role: str) -> None:
         """The subject's Spiel is over; nothing stays pending and Fumo ends with it."""
-        self.update(self.subject, role=role, spiel=dataclasses.replace(self.spiel, pending=None, fumo=False))
+        self.update(self.subject, role=role, spiel=evolve(self.spiel, pending=None, fumo=False))
 
     def emit(self, event: ev.V6Event) -> None:
         self.events.append(event)
