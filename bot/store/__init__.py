@@ -17,6 +17,7 @@ from bot.store.errors import (
     UnknownGame,
     UnknownTournament,
 )
+from bot.store.marks import Mark
 from bot.store.migrate import (
     check_schema,
     current_revision,
@@ -56,6 +57,7 @@ __all__ = [
     "GameRecord",
     "GameSave",
     "LogEntry",
+    "Mark",
     "NewCorrection",
     "NewLogEntry",
     "ParticipantRecord",

@@ -255,14 +255,16 @@ def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
 def _driver_execute(connection: Connection, sql: str) -> None:
     """A statement straight on the driver (SQLAlchemy's execution machinery costs more than a BEGIN),
     still seen by the engine's cursor listeners, as crash tests and statement counts rely on."""
-    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         watched = connection.dispatch
-        for listener in watched.before_cursor_execute:
-            listener(connection, cursor, sql, (), None, False)
+        if watched.before_cursor_execute:
+            for listener in watched.before_cursor_execute:
+                listener(connection, cursor, sql, (), None, False)
         cursor.execute(sql)
-        for listener in watched.after_cursor_execute:
-            listener(connection, cursor, sql, (), None, False)
+        if watched.after_cursor_execute:
+            for listener in watched.after_cursor_execute:
+                listener(connection, cursor, sql, (), None, False)
     finally:
         cursor.close()
 

@@ -35,6 +35,7 @@ from sqlalchemy.engine import URL
 from bot.store.db import SQLITE_BEGIN, connect, create_engine, mask_url, reachable, store_url
 from bot.store.errors import StoreUnavailable
 from bot.store.lanes import Lane
+from bot.store.marks import Mark, Marker
 from bot.store.migrate import check_schema
 from bot.store.records import ChannelDefaults
 from bot.store.repositories import (
@@ -68,14 +69,33 @@ class UnitOfWork:
     unless :meth:`commit` is called before the unit of work ends.
     """
 
-    def __init__(self, connection: Connection, url: str | URL, defaults: ChannelDefaults) -> None:
+    def __init__(
+        self,
+        connection: Connection,
+        url: str | URL,
+        defaults: ChannelDefaults,
+        *,
+        writing_sqlite: bool = False,
+    ) -> None:
         self._connection = connection
         self._url = url
         self._defaults = defaults
         self._open = True
-        self._tx = Transaction(connection, url, before_commit=self._run_hooks, committed=self._count_commit)
+        self._tx = Transaction(connection, url, before_commit=self._committing, committed=self._count_commit)
         self.commits = 0  # how many times this unit of work committed
         self._before_commit: list[Callable[[], None]] = []
+        self._marker = Marker(connection.info, connection.connection.dbapi_connection, writing_sqlite)
+
+    def unchanged_since(self, mark: Mark | None) -> bool:
+        """Whether the database is exactly as a unit of work on this connection left it when it took
+        ``mark`` (:meth:`mark`): nobody else committed since. Only SQLite's writers can tell; elsewhere
+        always False (see :mod:`bot.store.marks`)."""
+        return self._marker.unchanged_since(mark)
+
+    def mark(self) -> Mark | None:
+        """After a commit: a mark of the database as it left it, for :meth:`unchanged_since` in a later
+        unit of work; None unless this transaction asked :meth:`unchanged_since` before committing."""
+        return self._marker.mark()
 
     # Repositories are made when first used: a command touches three or four of the ten.
 
@@ -129,10 +149,16 @@ class UnitOfWork:
     def commit(self) -> None:
         """Make everything written so far durable; the unit of work may go on in a new transaction.
         (A repository's last write may carry the COMMIT itself: the same hooks run, the same count.)"""
-        self._run_hooks()
+        self._committing()
         with reachable(self._url):
             self._live().commit()
         self._count_commit()
+
+    def _committing(self) -> None:
+        """Just before a commit: the hooks' writes, and the connection's commit counted — before it
+        happens, so a commit that fails or whose outcome is unknown can only make marks miss."""
+        self._run_hooks()
+        self._marker.committing()
 
     def _run_hooks(self) -> None:
         hooks, self._before_commit = self._before_commit, []
@@ -255,7 +281,8 @@ class Store:
         """One transaction on ``connection``: begun here, rolled back here unless it committed."""
         with reachable(self._url):
             connection.begin()
-        uow = UnitOfWork(connection, self._url, self.defaults)
+        writing_sqlite = self._sqlite and connection.get_execution_options().get(SQLITE_BEGIN) != "DEFERRED"
+        uow = UnitOfWork(connection, self._url, self.defaults, writing_sqlite=writing_sqlite)
         try:
             yield uow
         except BaseException:

@@ -162,3 +162,25 @@ async def test_a_failed_unit_of_work_leaves_its_place(store: Store) -> None:
             await store.run(boom)
     state = await asyncio.wait_for(store.run(lambda uow: uow.channels.state("g", "c")), 5)
     assert state.game is None
+
+
+@SQLITE_ONLY
+async def test_closing_the_store_lets_the_running_unit_of_work_end_and_withdraws_the_waiting(
+    db_url: str,
+) -> None:
+    store = await Store.open(db_url)
+    gate, holder = await hold_writer(store)
+    ran: list[str] = []
+    waiting = asyncio.create_task(store.run(lambda uow: ran.append("waiting")))
+    await asyncio.sleep(0.01)
+    closing = asyncio.create_task(store.close())
+    await asyncio.sleep(0.05)
+    assert not holder.done()  # the running one is not cut off …
+    gate.set()
+    assert await holder == "holder"  # … it ends and answers
+    await closing
+    with pytest.raises(asyncio.CancelledError):
+        await waiting  # the waiting one was withdrawn, never run
+    assert ran == []
+    with pytest.raises(RuntimeError, match="closed"):
+        await store.run(lambda uow: "too late")

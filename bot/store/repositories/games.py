@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cache
@@ -56,6 +55,7 @@ from bot.store.repositories.tables import (
     tournaments_t,
 )
 from bot.store.repositories.transaction import Transaction, check_instant, violated
+from engine.records import evolve
 
 # The statements of the command path are prepared once: every command runs them (see .prepared).
 _UPDATE_GAME = Prepared(
@@ -337,7 +337,7 @@ class Games:
         return StaleVersion(save.game_id, save.expected_version, actual)
 
     def _saved(self, known: GameRecord, save: GameSave, records: tuple[ParticipantRecord, ...]) -> GameRecord:
-        saved = dataclasses.replace(
+        saved = evolve(
             known,
             version=save.expected_version + 1,
             snapshot=save.snapshot,
@@ -392,6 +392,11 @@ class Games:
     def _many(self, condition: Any, order: Any) -> tuple[GameRecord, ...]:
         statement = select_games(self._tx.dialect).where(condition).order_by(order, games_t.c.id)
         return tuple(self.loaded(row) for row in self._tx.execute(statement))
+
+    def remember(self, record: GameRecord) -> None:
+        """Take ``record`` as the game's stored row, as if loaded in this unit of work (the caller knows
+        it is: see ``bot.warm_channels``), so a save writes only what changed."""
+        self._known[record.id] = record
 
     def loaded(self, row: Row[Any]) -> GameRecord:
         """The record of a row of :func:`select_games` (remembered, so a save need not read it back)."""
