@@ -90,9 +90,11 @@ from bot.store import (
 from bot.suggestions import WHAT, Suggestion, suggestions_in
 from bot.suggestions import options as suggested_options
 from bot.verify import Report, verify_in
+from bot.warm_channels import WarmChannels
 from engine import dice as dice_mod
 from engine.errors import IllegalCommand, InvalidCommand
 from engine.game import Command, Game, Join, Seat, Timeout
+from engine.records import evolve
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +187,7 @@ class Croupier:
     _locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
     _acks: Acknowledgements = field(default_factory=Acknowledgements)
     _open_kinds: OpenKinds = field(default_factory=OpenKinds)
+    _warm: WarmChannels[_Playing] = field(default_factory=WarmChannels)
 
     @cached_property
     def narrator(self) -> Narrator:
@@ -210,7 +213,7 @@ class Croupier:
             if request.length or not any(game.near_miss(msg.text) for game in GAMES.values()):
                 return Reply.nothing()  # chit-chat never reaches the store
             return await self.store.run(lambda uow: self._near_miss_in(uow, msg), read_only=True)
-        request = replace(request, readings=read)
+        request = evolve(request, readings=read)
         return await self._guarded(msg, lambda: self._move(msg, request))
 
     def _near_miss_in(self, uow: UnitOfWork, msg: Incoming) -> Reply:
@@ -275,7 +278,7 @@ class Croupier:
         """The whole unit of work of a request, run on a store thread: load, judge — and for a command,
         perform, render and save. A reading unit of work stops where the first write would be; one
         whose command needs preparing stops before it is performed."""
-        here = self._load(uow, msg)
+        here = self._load(uow, msg, writing=writing)
         if isinstance(here, _Idle):
             return self._without_game(uow, msg, request, here, writing=writing)
         judged = self._judge(msg, request, here)
@@ -292,15 +295,34 @@ class Croupier:
         outcome = self._perform(uow, msg, here, judged) if isinstance(judged, Found) else judged
         if isinstance(outcome, Refusal):
             outcome = reconsider(here.game, here.state, msg.author, request, outcome)
-            return self._refuse(uow, msg, self._refusal(here, outcome))
+            refused = self._refuse(uow, msg, self._refusal(here, outcome))
+            self._warm.keep(_key(msg), uow.mark(), here)  # a refusal changes no game
+            return refused
         now, seats = self.clock(), here.game.table(outcome.state)
         reply = self._render(msg, here, outcome, now, seats)
-        reply = self._save(uow, msg, here, outcome, reply, now, seats)  # and commits (PostgreSQL: one trip)
-        self._open_kinds.saw(msg.channel, None if here.game.finished(outcome.state) else here.record.kind)
+        reply, saved = self._save(uow, msg, here, outcome, reply, now, seats)  # and commits
+        finished = here.game.finished(outcome.state)
+        after = (
+            None
+            if finished
+            else evolve(here, channel=evolve(here.channel, game=saved), record=saved, state=outcome.state)
+        )
+        self._warm.keep(_key(msg), uow.mark(), after)
+        self._open_kinds.saw(msg.channel, None if finished else here.record.kind)
         return reply
 
-    def _load(self, uow: UnitOfWork, msg: Incoming) -> _Idle | _Playing:
-        """The one read of a request: the channel's settings and open game, with the game's state."""
+    def _load(self, uow: UnitOfWork, msg: Incoming, *, writing: bool = False) -> _Idle | _Playing:
+        """The one read of a request: the channel's settings and open game, with the game's state —
+        unless a writer finds the channel exactly as its own last move left it (see
+        :mod:`bot.warm_channels`): then that is what it starts from, with nothing read."""
+        if writing:
+            warm = self._warm.get(_key(msg))
+            if uow.unchanged_since(warm[0] if warm is not None else None):
+                assert warm is not None  # unchanged since no mark is never true
+                here = warm[1]
+                uow.games.remember(here.record)
+                self._open_kinds.saw(msg.channel, here.record.kind)
+                return here
         channel = uow.channels.state(msg.guild, msg.channel, msg.home)
         record, lang = channel.game, language_of(channel)
         self._open_kinds.saw(msg.channel, record.kind if record is not None else None)
@@ -395,10 +417,10 @@ class Croupier:
         reply: Reply,
         now: datetime,
         seats: Sequence[Seat],
-    ) -> Reply:
+    ) -> tuple[Reply, GameRecord]:
         """Write the move — game, participants (``seats``), log entry with its reply — in one go; the
-        reply as the front end gets it: with its log entry (whose delivery it acknowledges) and the live
-        table."""
+        reply as the front end gets it (with its log entry, whose delivery it acknowledges, and the live
+        table) and the game as stored now."""
         record, game = here.record, here.game
         finished = game.finished(move.state)
         saved, entry = uow.games.save_and_log(
@@ -429,7 +451,7 @@ class Croupier:
             ),
             commit=True,
         )
-        return replace(reply, log_id=entry.id, live=self._live(saved, game, move.state))
+        return evolve(reply, log_id=entry.id, live=self._live(saved, game, move.state)), saved
 
     def _earlier_or(self, uow: UnitOfWork, msg: Incoming, reply: Reply) -> Reply:
         """A redelivered message gets the answer it got the first time; a new one gets ``reply``."""
@@ -923,6 +945,7 @@ class Croupier:
                     if earlier is not None:
                         return earlier
                 except Conflict as error:  # StaleVersion, TransactionAborted, a number taken just now …
+                    self._warm.keep(_key(msg), None, None)  # whatever this process kept of it is past
                     log.info(
                         "lost a race on channel %s (attempt %d: %s); reloading",
                         msg.channel,
@@ -945,6 +968,11 @@ class Croupier:
         if self.seed_source is not None:
             return self.seed_source(channel, tournament_id, number)
         return secrets.token_bytes(32)
+
+
+def _key(msg: Incoming) -> tuple[str, str, str]:
+    """What a channel's warm entry is kept under: its settings depend on the guild and the home."""
+    return (msg.guild, msg.channel, msg.home)
 
 
 def _delivery(msg: Incoming) -> str | None:

@@ -18,6 +18,9 @@ from bot.discord.outbox import QUEUE_MAX, Outbox
 from bot.discord.standings_image import standings_png
 from bot.exports import StandingsRow, StandingsTable
 from bot.open_kinds import CAPACITY, OpenKinds
+from bot.store import Mark
+from bot.warm_channels import CAPACITY as WARM_CAPACITY
+from bot.warm_channels import WarmChannels
 from engine import commands
 from engine.commands import closest, fold
 
@@ -114,6 +117,18 @@ def test_the_open_game_hints_are_bounded_and_keep_the_newest_channels() -> None:
     assert "c999" in kinds._kinds
     assert kinds.get("c1000") is None
     assert kinds.get("c1001") == "killer"
+
+
+def test_the_warm_channels_are_bounded_and_keep_the_most_recently_written() -> None:
+    warm: WarmChannels[str] = WarmChannels()
+    mark = Mark(connection=1, data_version=1, commits=1)
+    for channel in range(WARM_CAPACITY + 500):
+        warm.keep(("g", f"c{channel}", f"c{channel}"), mark, f"state {channel}")
+    assert len(warm) == WARM_CAPACITY
+    assert warm.get(("g", "c499", "c499")) is None  # forgotten: its next move reads the channel
+    assert warm.get(("g", "c500", "c500")) == (mark, "state 500")
+    warm.keep(("g", "c500", "c500"), None, None)  # a mark that cannot be trusted forgets the channel
+    assert warm.get(("g", "c500", "c500")) is None
 
 
 async def test_a_channels_outbox_is_bounded_and_sends_what_it_took_in_order() -> None:
