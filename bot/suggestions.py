@@ -15,7 +15,7 @@ from bot.games import GAMES, language_of
 from bot.rendering import Narrator
 from bot.store import UnitOfWork
 from engine.commands import fold
-from engine.game import Candidates, Game, OptionSpec, suggested
+from engine.game import Candidates, Game, OptionSpec
 
 WHAT = ("jokers", "players", "options")
 SHOWN_MAX = 25  # Discord shows at most 25 choices
@@ -42,7 +42,7 @@ def suggestions_in(
     lang = language_of(state)
     if what == "players":
         return _fitting(_players(narrator, game, loaded, lang), typed)
-    offered = suggested(game, loaded, what)
+    offered = game.suggest(loaded, what)
     if offered is None:
         return []
     none = narrator.line(offered.none_label, {}, lang, game=game, literal=True) if offered.none else ""

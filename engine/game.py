@@ -252,8 +252,7 @@ class Game(Protocol[State]):
 
     def suggest(self, state: State, what: str) -> Candidates | None:
         """The values to offer while a player types ``what`` (Die verflixte 6!'s ``"jokers"``), or None
-        when the game has nothing to offer for it. Optional: a game without this member offers
-        nothing, so callers ask through :func:`suggested`."""
+        when the game has nothing to offer for it."""
         ...
 
     def results(self, state: State) -> Mapping[str, Result]:
@@ -263,13 +262,6 @@ class Game(Protocol[State]):
     def summary(self, state: State) -> dict[str, Any]:
         """The state part of the ``croupier replay`` output (``players`` and, for Killer, the winner)."""
         ...
-
-
-def suggested(game: Game[State], state: State, what: str) -> Candidates | None:
-    """``game.suggest(state, what)``, or None for a game written before the hook existed: a game is
-    loaded from an entry point and need not declare every optional member."""
-    suggest: Callable[[State, str], Candidates | None] | None = getattr(game, "suggest", None)
-    return None if suggest is None else suggest(state, what)
 
 
 # Lifecycle commands shared by every game. Front ends build them from slash commands; each game's

@@ -10,6 +10,7 @@ from engine.commands import fold, near_miss, valid_now
 from engine.dice import DiceSource
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand, NotYourTurn
 from engine.game import (
+    Candidates,
     Choice,
     Close,
     Command,
@@ -146,6 +147,9 @@ class Pig:
     def near_miss(self, text: str, state: PigState | None = None) -> str | None:
         accepts = None if state is None else valid_now(lambda: self.choices(state), self.parse)
         return near_miss(text, self.parse, {"roll": "roll", "hold": "hold"}, accepts=accepts)
+
+    def suggest(self, state: PigState, what: str) -> Candidates | None:
+        return None  # Pig asks for no value a player could be helped to type
 
     def misread(self, state: PigState, actor: str, error: InvalidCommand) -> CroupierError:
         """Pig's words take no arguments, so nothing is malformed; were it, the turn comes first."""
