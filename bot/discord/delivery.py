@@ -1,13 +1,28 @@
-"""Posting an answer the log tracks, until Discord has it — exactly once.
+"""Posting an answer the log tracks, until Discord has it — exactly once — without ever hammering a
+channel that refuses it.
 
-A post that fails for a reason that may pass (a 5xx, 403 Missing Permissions until a moderator fixes
-the channel, a timeout, a dropped connection) is retried with backoff (1 s, 2 s, 4 s … at most 60 s);
-one whose channel is gone (404: the channel or thread was deleted) is marked undeliverable. Nobody is
-ever told twice: each tracked post carries an enforced nonce (the log id), so Discord answers a retry
-within minutes — also of a request that timed out here but was done there — with the message it
-already made; and before a retry after such a failure, and before posting an answer an earlier
-process left pending, the channel's history is read for the bot's answer — a message referencing the
-original, or carrying the interaction's metadata.
+Every failure is classified by Discord's answer (:mod:`bot.discord.failures`):
+
+- **transient** (a 5xx, a timeout, a dropped connection): tried again with backoff (1 s, 2 s, 4 s … at
+  most 60 s) for :data:`TRANSIENT_PATIENCE_S`; then the channel is held like below and probed;
+- **permission**: degraded where Discord allows it — without Read Message History (160002) the answer
+  goes out without its reply reference and names the player instead; without Embed Links (Discord
+  drops the embeds of a post with text and refuses one with embeds only) as plain text, the table as a
+  code block — and otherwise the channel is **held**: its posts wait, without a request, until a
+  channel, role or guild update says its permissions changed (:meth:`Delivery.released`) or the hourly
+  probe tries once more. The log says once what is missing; a degraded channel is told once, in it;
+- **permanent** (the channel or thread is gone, the bot is out of the guild) and **refused** (a 400):
+  undeliverable.
+
+Posts are shaped for the channel before they go (:mod:`bot.discord.rights`): a channel known to lack
+Embed Links or Read Message History gets the text or the unreferenced post at once, with no refused
+request. Interaction answers never come here: they are webhook calls that need no permission.
+
+Nobody is ever told twice: each tracked post carries an enforced nonce (the log id, one per message
+of a long answer), so Discord answers a retry within minutes — also of a request that timed out here
+but was done there — with the message it already made; and before a retry after such a failure, and
+before posting an answer an earlier process left pending, the channel's history is read for the
+bot's answer — a message referencing the original, or carrying the interaction's metadata.
 
 A delivered answer is acknowledged to the service, which writes it with its next transaction.
 
@@ -21,16 +36,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-import aiohttp
 import discord
 
+from bot import texts
 from bot.croupier import Croupier
+from bot.discord import failures
+from bot.discord.failures import (
+    MISSING_PERMISSIONS,
+    PERMISSION,
+    REPLY_WITHOUT_HISTORY,
+    THREAD_ARCHIVED,
+    TRANSIENT,
+    Hold,
+    Ledger,
+)
+from bot.discord.mentions import nobody
 from bot.discord.outgoing import Outgoing
+from bot.discord.rights import Rights, label, rights_in
 from bot.forum import RESULT
 from bot.store import StoreUnavailable
 
@@ -38,13 +66,16 @@ log = logging.getLogger(__name__)
 
 BACKOFF_START_S = 1.0
 BACKOFF_CAP_S = 60.0
+TRANSIENT_PATIENCE_S = 15 * 60.0  # Discord failing for longer than this: hold the channel, probe hourly
+PROBE_AFTER_S = 3600.0  # a held channel is tried once more after this long without an update
 POST_TIMEOUT_S = 30.0  # one attempt; discord.py's own retries of a 5xx and 429 waits happen inside it
 HISTORY_SCAN = 200  # messages read back when looking for an answer already posted
-THREAD_ARCHIVED = 50083
-MISSING_ACCESS = 50001
-MISSING_PERMISSIONS = 50013
+MISSING_ACCESS = failures.MISSING_ACCESS
 CLOCK_SLACK = timedelta(minutes=1)  # how far the log's clock and Discord's may disagree
 NONCE_MAX = 25  # Discord's limit for a message nonce
+HOMES_MAX = 10_000  # channels whose guild is remembered (to know a removed guild's channels)
+
+__all__ = ["MISSING_ACCESS", "MISSING_PERMISSIONS", "THREAD_ARCHIVED", "Delivery", "ResultLine", "Tracked"]
 
 
 @dataclass(frozen=True)
@@ -98,8 +129,29 @@ class ResultLine:
 Key = Tracked | ResultLine
 
 
+_UNREFERENCED = "unreferenced"  # post it again without the reply reference, naming the player
+_TEXT = "text"  # post it again as plain text
+
+
+class _Gone(Exception):
+    """The channel will never take the post (undeliverable), or the bot is stopping (``stopping``)."""
+
+    def __init__(self, stopping: bool = False) -> None:
+        super().__init__("stopping" if stopping else "gone")
+        self.stopping = stopping
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """How an answer goes out in a channel: as embeds or text, as a reply or naming the player."""
+
+    out: Outgoing
+    reference: discord.MessageReference | None
+    text: bool = False
+
+
 class Delivery:
-    """Channel posts with retries and acknowledgement (see the module docstring)."""
+    """Channel posts with classification, holds, degradation and acknowledgement (module docstring)."""
 
     def __init__(
         self,
@@ -109,18 +161,70 @@ class Delivery:
         acknowledged: Callable[[], None],
         backoff_start: float = BACKOFF_START_S,
         backoff_cap: float = BACKOFF_CAP_S,
+        probe_after: float = PROBE_AFTER_S,
+        ledger: Ledger | None = None,
     ) -> None:
         self.client = client
         self.croupier = croupier
         self._acknowledged = acknowledged
         self.backoff_start = backoff_start
         self.backoff_cap = backoff_cap
+        self.probe_after = probe_after
+        self.transient_patience = TRANSIENT_PATIENCE_S
         self.post_timeout = POST_TIMEOUT_S
+        self.ledger = ledger or Ledger()
         self._stopping = False
+        self._wake: dict[int, asyncio.Event] = {}  # held channel → set when it may be tried again
+        self._trouble: dict[int, asyncio.Event] = {}  # channel → set while its posts do not go out
+        self._homes: dict[int, int] = {}  # channel → its guild, as last seen in the cache
+        self._gone_guilds: set[int] = set()
+        self._noted: set[tuple[int, str]] = set()  # (channel, permission) told in the channel
+
+    # ------------------------------------------------------------------ what the client tells us
 
     def stop(self) -> None:
         """The bot is stopping: no more waiting to try again (what is not posted stays pending)."""
         self._stopping = True
+        for event in self._wake.values():
+            event.set()
+
+    def released(self, *, channel: int | None = None, guild: int | None = None) -> int:
+        """A channel's (or a whole guild's) permissions may have changed: its held posts are tried
+        again now, and what it was degraded for is checked again. Answers how many holds were woken."""
+        woken = 0
+        for held, hold in list(self.ledger.held.items()):
+            parent = getattr(self.client.get_channel(held), "parent_id", None)
+            if (channel is not None and channel in (held, parent)) or (
+                guild is not None and hold.guild == guild
+            ):
+                self._wake.setdefault(held, asyncio.Event()).set()
+                woken += 1
+        for degraded in list(self.ledger.degraded):
+            home = self._homes.get(degraded)
+            parent = getattr(self.client.get_channel(degraded), "parent_id", None)
+            if (channel is not None and channel in (degraded, parent)) or (
+                guild is not None and home == guild
+            ):
+                self._recheck(degraded)
+        return woken
+
+    def guild_removed(self, guild_id: int) -> None:
+        """The bot left the guild (or was removed): its held posts are undeliverable."""
+        self._gone_guilds.add(guild_id)
+        self.released(guild=guild_id)
+
+    def guild_joined(self, guild_id: int) -> None:
+        self._gone_guilds.discard(guild_id)
+
+    def troubled(self, channel_id: int) -> asyncio.Event:
+        """Set while the channel's posts do not go out (held, or failing): a public interaction answer
+        then no longer waits for them."""
+        return self._trouble.setdefault(channel_id, asyncio.Event())
+
+    def hold_of(self, channel_id: int) -> Hold | None:
+        return self.ledger.held.get(channel_id)
+
+    # ------------------------------------------------------------------ posting
 
     def acknowledge(self, tracked: Tracked | None) -> None:
         if tracked is not None:
@@ -134,131 +238,454 @@ class Delivery:
         *,
         tracked: Key | None = None,
         reference: discord.MessageReference | None = None,
+        named: str | None = None,
+        lang: str = "de",
         look_first: bool = False,
     ) -> discord.Message | None:
-        """Post ``out`` in the channel; retried until it is there when ``tracked`` (else one try).
-        ``look_first``: read the history for it before the first try (an earlier process's answer)."""
+        """Post ``out`` (and the messages that continue it) in the channel; retried until it is there
+        when ``tracked`` (else one try, and none in a held channel). ``named``: the line that names the
+        player when the answer cannot be a reply; ``look_first``: read the history for it before the
+        first try (an earlier process's answer). Answers the first message posted."""
+        rights = self._rights(channel_id)
+        if tracked is None and channel_id in self.ledger.held:
+            log.info(
+                "channel %s is held (%s): a note to it is dropped",
+                channel_id,
+                self.ledger.held[channel_id].describe(),
+            )
+            return None
+        shape = self._shaped(channel_id, rights, out, reference, named, lang)
+        first: discord.Message | None = None
+        index = 0
+        try:
+            while index < len(parts := shape.out.parts()):
+                result = await self._post_part(
+                    channel_id,
+                    parts[index],
+                    index,
+                    tracked,
+                    shape.reference if index == 0 else None,
+                    look=look_first and index == 0,
+                )
+                if result == _UNREFERENCED and index == 0:  # Discord said what the channel lacks:
+                    shape = self._unreferenced(channel_id, shape, named, lang)  # the answer goes again
+                    continue
+                if result == _TEXT and index == 0 and not shape.text:
+                    shape = self._as_text(channel_id, shape, lang)
+                    continue
+                if not isinstance(result, discord.Message):
+                    if tracked is None:
+                        return first  # an untracked post that did not go
+                    self._hold(channel_id, PERMISSION, None)
+                    continue
+                if index == 0:
+                    first = result
+                    if not shape.text and parts[0].embeds and _embeds_dropped(result, parts[0]):
+                        shape = await self._embeds_were_dropped(channel_id, result, shape, lang)
+                index += 1
+        except _Gone as gone:
+            if gone.stopping:
+                if tracked is not None:
+                    log.info("stopping: %s stays pending", tracked.what)
+                return first
+            await self._undeliverable(channel_id, tracked)
+            return first
+        await self._delivered(tracked)
+        return first
+
+    def _shaped(
+        self,
+        channel_id: int,
+        rights: Rights,
+        out: Outgoing,
+        reference: discord.MessageReference | None,
+        named: str | None,
+        lang: str,
+    ) -> _Shape:
+        shape = _Shape(out, reference)
+        if reference is not None and not rights.history:
+            shape = self._unreferenced(channel_id, shape, named, lang)
+        if out.embedded and not rights.embed:
+            shape = self._as_text(channel_id, shape, lang)
+        return shape
+
+    def _unreferenced(self, channel_id: int, shape: _Shape, named: str | None, lang: str) -> _Shape:
+        self._degraded(channel_id, failures.READ_MESSAGE_HISTORY, lang)
+        out = shape.out.headed(named, shape.out.allowed_mentions) if named else shape.out
+        return replace(shape, out=out, reference=None)
+
+    def _as_text(self, channel_id: int, shape: _Shape, lang: str) -> _Shape:
+        self._degraded(channel_id, failures.EMBED_LINKS, lang)
+        return replace(shape, out=shape.out.as_text(), text=True)
+
+    async def _post_part(
+        self,
+        channel_id: int,
+        part: Outgoing,
+        index: int,
+        tracked: Key | None,
+        reference: discord.MessageReference | None,
+        look: bool,
+    ) -> discord.Message | str | None:
+        """One message of an answer, until it is there (tracked) or tried once (None when it did not
+        go); :data:`_UNREFERENCED` or :data:`_TEXT` when Discord's refusal says how the answer must go
+        instead. Raises :class:`_Gone`."""
         channel = self.client.get_partial_messageable(channel_id)
-        kwargs: dict[str, Any] = out.kwargs()
+        kwargs: dict[str, Any] = part.kwargs()
         if tracked is not None:  # Discord answers a retry within minutes with the message it made
-            kwargs["nonce"] = tracked.nonce
+            kwargs["nonce"] = _nonce(tracked, index)
         if reference is not None:
             kwargs.update(reference=reference, mention_author=False)
-        delay = self.backoff_start
-        look, unarchived = look_first, False
+        delay, unarchived, first_failure = self.backoff_start, False, None
         while True:
+            await self._turn(channel_id)
             if look and tracked is not None:
-                found = await self.already_posted(channel, out, tracked)
+                found = await self.already_posted(channel, part, tracked, first=index == 0)
                 if found is not None:
                     log.info("%s was already in channel %s", tracked.what, channel_id)
-                    await self._delivered(tracked)
                     return found
             try:
                 sent = await asyncio.wait_for(channel.send(**kwargs), self.post_timeout)
-            except discord.NotFound as error:
-                await self._undeliverable(channel_id, tracked, error)
-                return None
-            except discord.HTTPException as error:
-                if error.code == THREAD_ARCHIVED and not unarchived:
+            except Exception as error:
+                if _archived(error) and not unarchived:
                     unarchived = await self._unarchive(channel_id)  # a game's thread archived itself
                     if unarchived:
                         continue
+                kind = self._failed(channel_id, error)
+                if kind not in (TRANSIENT, PERMISSION):
+                    log.warning("channel %s refuses the post for good (%s)", channel_id, _said(error))
+                    raise _Gone from error
+                if kind == PERMISSION:
+                    instead = self._instead(channel_id, error, part, reference)
+                    if instead is not None:
+                        return instead
+                    if tracked is None:
+                        log.warning("could not post in channel %s: %s", channel_id, _said(error))
+                        return None
+                    self._hold(channel_id, PERMISSION, error)
+                    continue
                 if tracked is None:
-                    log.warning("could not post in channel %s: %s", channel_id, error)
+                    log.warning("could not post in channel %s: %s", channel_id, _said(error))
                     return None
-                if not _may_pass(error):
-                    await self._undeliverable(channel_id, tracked, error)
-                    return None
-                _explain(channel_id, error, delay)
-                look = error.status >= 500  # Discord may have posted it before failing
-            except (TimeoutError, aiohttp.ClientError, OSError) as error:
-                if tracked is None:
-                    log.warning("could not post in channel %s: %s", channel_id, error or type(error).__name__)
-                    return None
+                if self._stopping:
+                    raise _Gone(stopping=True) from error
+                first_failure = first_failure or time.monotonic()
+                if time.monotonic() - first_failure > self.transient_patience:
+                    self._hold(channel_id, TRANSIENT, error)
+                    delay, first_failure = self.backoff_start, None
+                    continue
+                self.troubled(channel_id).set()
                 log.warning(
-                    "posting in channel %s got no answer (%s); looking and retrying in %g s",
-                    channel_id,
-                    error or type(error).__name__,
-                    delay,
+                    "posting in channel %s failed (%s); retrying in %g s", channel_id, _said(error), delay
                 )
-                look = True
+                look = not isinstance(error, discord.HTTPException) or error.status >= 500
+                await self._sleep(delay)
+                delay = min(delay * 2, self.backoff_cap)
             else:
-                await self._delivered(tracked)
+                self._went_through(channel_id)
                 return sent
+
+    def _instead(
+        self,
+        channel_id: int,
+        error: BaseException,
+        part: Outgoing,
+        reference: discord.MessageReference | None,
+    ) -> str | None:
+        """How the answer can go despite the refusal (None: it cannot — the channel is held)."""
+        if not isinstance(error, discord.HTTPException):
+            return None
+        if error.code == REPLY_WITHOUT_HISTORY and reference is not None:
+            return _UNREFERENCED
+        rights = self._rights(channel_id)
+        if error.code == MISSING_PERMISSIONS and rights.known and not rights.blocking(files=bool(part.files)):
+            if part.embeds and not rights.embed:
+                return _TEXT
+            if reference is not None and not rights.history:
+                return _UNREFERENCED
+        return None
+
+    # ------------------------------------------------------------------ holding a channel
+
+    def _hold(self, channel_id: int, kind: str, error: BaseException | None) -> None:
+        code = error.code if isinstance(error, discord.HTTPException) else None
+        rights = self._rights(channel_id)
+        missing = ""
+        if kind == PERMISSION:
+            missing = rights.blocking() if rights.known else ""
+            if not missing and code == MISSING_ACCESS:
+                missing = failures.VIEW_CHANNEL
+        hold = self.ledger.held.get(channel_id)
+        self.troubled(channel_id).set()
+        if hold is not None and (hold.kind, hold.missing) == (kind, missing):
+            log.info("channel %s is still held (%s)", channel_id, hold.describe())
+            return
+        guild = rights.guild or self._homes.get(channel_id)
+        hold = Hold(channel_id, guild, kind, missing, code, datetime.now().astimezone())
+        self.ledger.held[channel_id] = hold
+        recent = self.ledger.invalid_recent()
+        if kind == TRANSIENT:
+            log.error(
+                "channel %s (guild %s): Discord keeps failing (%s); its posts wait for the hourly probe",
+                channel_id,
+                guild,
+                _said(error),
+            )
+        else:
+            log.error(
+                "channel %s (guild %s): the bot cannot post there — %s; its posts wait until a channel, "
+                "role or guild update or the hourly probe (docs/discord.md, permissions); "
+                "%d invalid requests in the last 10 minutes",
+                channel_id,
+                guild,
+                f"it lacks {missing}" if missing else f"Discord refused it ({_said(error)})",
+                recent,
+            )
+
+    async def _turn(self, channel_id: int) -> None:
+        """Wait while the channel is held: until it is released, or for the probe. Raises :class:`_Gone`."""
+        while channel_id in self.ledger.held:
             if self._stopping:
-                log.info("stopping: %s stays pending", tracked.what)
-                return None
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, self.backoff_cap)
+                raise _Gone(stopping=True)
+            if self._guild_gone(channel_id):
+                raise _Gone
+            wake = self._wake.setdefault(channel_id, asyncio.Event())
+            try:
+                await asyncio.wait_for(wake.wait(), self.probe_after)
+            except TimeoutError:
+                if self.ledger.braking:
+                    log.warning("channel %s: probe put off, too many invalid requests lately", channel_id)
+                    continue
+                self.ledger.held[channel_id].probes += 1
+                log.info("channel %s: probing whether it takes posts again", channel_id)
+            wake.clear()
+            if self._stopping:
+                raise _Gone(stopping=True)
+            if self._guild_gone(channel_id):
+                raise _Gone
+            return
+
+    def _went_through(self, channel_id: int) -> None:
+        hold = self.ledger.held.pop(channel_id, None)
+        self.troubled(channel_id).clear()
+        self._wake.pop(channel_id, None)
+        if hold is not None:
+            log.warning(
+                "channel %s takes posts again (held since %s: %s)", channel_id, hold.since, hold.describe()
+            )
+
+    def _guild_gone(self, channel_id: int) -> bool:
+        guild = self._homes.get(channel_id)
+        return guild is not None and guild in self._gone_guilds
+
+    def _failed(self, channel_id: int, error: BaseException) -> str:
+        known = self.client.get_channel(channel_id) is not None or (
+            channel_id in self._homes and not self._guild_gone(channel_id)
+        )
+        kind = failures.classify(error, channel_known=known)
+        self.ledger.failed(kind, error)
+        return kind
+
+    def _rights(self, channel_id: int) -> Rights:
+        rights = rights_in(self.client, channel_id)
+        if rights.guild is not None:
+            if len(self._homes) >= HOMES_MAX and channel_id not in self._homes:
+                self._homes.pop(next(iter(self._homes)))
+            self._homes[channel_id] = rights.guild
+        return rights
+
+    # ------------------------------------------------------------------ degrading
+
+    def _degraded(self, channel_id: int, permission: str, lang: str) -> None:
+        """Say once in the log and once in the channel that its answers are degraded, and why."""
+        missing = self.ledger.degraded.setdefault(channel_id, set())
+        if permission in missing:
+            return
+        missing.add(permission)
+        how = "without reply references" if permission == failures.READ_MESSAGE_HISTORY else "as plain text"
+        log.error(
+            "channel %s: the bot lacks %s; its answers go %s until it is granted (docs/discord.md)",
+            channel_id,
+            permission,
+            how,
+        )
+        if (channel_id, permission) not in self._noted:
+            self._noted.add((channel_id, permission))
+            asyncio.get_running_loop().create_task(
+                self._note(channel_id, permission, lang), name=f"degraded-note-{channel_id}"
+            )
+
+    async def _note(self, channel_id: int, permission: str, lang: str) -> None:
+        key = "history" if permission == failures.READ_MESSAGE_HISTORY else "embeds"
+        text = texts.render(
+            f"discord.permission.degraded_{key}", {"permission": label(permission, lang)}, lang
+        )
+        try:
+            await asyncio.wait_for(
+                self.client.get_partial_messageable(channel_id).send(content=text, allowed_mentions=nobody()),
+                self.post_timeout,
+            )
+        except Exception as error:
+            log.info("could not tell channel %s what it lacks: %s", channel_id, _said(error))
+
+    def _recheck(self, channel_id: int) -> None:
+        """After an update: a permission the channel has again is no longer worked around."""
+        rights = self._rights(channel_id)
+        if not rights.known:
+            return
+        missing = self.ledger.degraded.get(channel_id, set())
+        back = {
+            p
+            for p in missing
+            if (p == failures.EMBED_LINKS and rights.embed)
+            or (p == failures.READ_MESSAGE_HISTORY and rights.history)
+        }
+        for permission in back:
+            missing.discard(permission)
+            self._noted.discard((channel_id, permission))
+            log.info("channel %s: %s is granted again", channel_id, permission)
+        if not missing:
+            self.ledger.degraded.pop(channel_id, None)
+
+    async def _embeds_were_dropped(
+        self, channel_id: int, sent: discord.Message, shape: _Shape, lang: str
+    ) -> _Shape:
+        """Discord took the post but dropped its embeds (no Embed Links, which the cache did not
+        show): the message becomes the text's first part, and the rest follows as text."""
+        text = self._as_text(channel_id, shape, lang)
+        parts = text.out.parts()
+        try:
+            await asyncio.wait_for(sent.edit(**parts[0].edit_kwargs()), self.post_timeout)
+        except Exception as error:
+            log.warning("could not turn message %s into text: %s", sent.id, _said(error))
+        return replace(text, out=replace(parts[0], more=parts[1:]))  # the rest goes after it
+
+    # ------------------------------------------------------------------ edits and thread closings
 
     async def edit(
-        self, channel_id: int, message_id: int, out: Outgoing, *, tracked: Tracked | None = None
+        self,
+        channel_id: int,
+        message_id: int,
+        out: Outgoing,
+        *,
+        tracked: Tracked | None = None,
+        lang: str = "de",
     ) -> bool:
-        """Make the bot's message ``message_id`` show ``out`` (a live table). An edit is idempotent, so
-        a tracked one (a thread's opening) is simply tried again until it is there; an untracked one is
-        tried once (the next move's edit draws the newer state anyway). Answers whether it was made."""
+        """Make the bot's message ``message_id`` show ``out`` (a live table), as text where the channel
+        may not embed. An edit is idempotent, so a tracked one (a thread's opening) is simply tried
+        again until it is there — held like a post; an untracked one is tried once (the next move's edit
+        draws the newer state anyway). Answers whether it was made."""
         partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        delay = self.backoff_start
+        rights = self._rights(channel_id)
+        text = out.embedded and not rights.embed
+        delay, first_failure = self.backoff_start, None
         while True:
+            shown = out.as_text() if text else out
+            if text:
+                self._degraded(channel_id, failures.EMBED_LINKS, lang)
             try:
-                await asyncio.wait_for(partial.edit(**out.edit_kwargs()), self.post_timeout)
-            except discord.NotFound as error:
-                await self._undeliverable(channel_id, tracked, error)
+                if tracked is not None:
+                    await self._turn(channel_id)
+                edited = await asyncio.wait_for(partial.edit(**shown.edit_kwargs()), self.post_timeout)
+            except _Gone as gone:
+                if not gone.stopping:
+                    await self._undeliverable(channel_id, tracked)
                 return False
-            except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as error:
-                passing = not isinstance(error, discord.HTTPException) or _may_pass(error)
-                if tracked is None or not passing or self._stopping:
-                    log.warning(
-                        "could not update message %s in channel %s: %s", message_id, channel_id, error
-                    )
-                    return False
-                log.warning("updating message %s failed (%s); retrying in %g s", message_id, error, delay)
+            except Exception as error:
+                kind = self._failed(channel_id, error)
+                if kind == TRANSIENT and tracked is not None and not self._stopping:
+                    first_failure = first_failure or time.monotonic()
+                    if time.monotonic() - first_failure <= self.transient_patience:
+                        log.warning(
+                            "updating message %s failed (%s); retrying in %g s",
+                            message_id,
+                            _said(error),
+                            delay,
+                        )
+                        await self._sleep(delay)
+                        delay = min(delay * 2, self.backoff_cap)
+                        continue
+                if kind in (TRANSIENT, PERMISSION) and tracked is not None and not self._stopping:
+                    self._hold(channel_id, kind, error)
+                    continue
+                if kind not in (TRANSIENT, PERMISSION):
+                    await self._undeliverable(channel_id, tracked)
+                log.warning(
+                    "could not update message %s in channel %s: %s", message_id, channel_id, _said(error)
+                )
+                return False
             else:
+                if not text and out.embedded and _embeds_dropped(edited, out):
+                    text = True  # Discord ignored the embeds: the channel lacks Embed Links
+                    continue
                 self.acknowledge(tracked)
                 return True
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, self.backoff_cap)
 
-    async def persist(self, what: str, attempt: Callable[[], Awaitable[object]]) -> bool:
-        """Do ``attempt`` (closing a finished game's thread) until Discord took it, retried with the
-        answers' backoff while its failure may pass (a 5xx, a 429, a timeout, a dropped connection).
+    async def persist(
+        self, what: str, attempt: Callable[[], Awaitable[object]], channel_id: int | None = None
+    ) -> bool:
+        """Do ``attempt`` (closing a finished game's thread) until Discord took it: retried with the
+        answers' backoff while Discord fails, held like a post while a permission is missing.
         Answers whether it is done with — made, or refused for good (the thread is gone) — rather than
         left for the next start (the bot is stopping)."""
-        delay = self.backoff_start
+        delay, first_failure = self.backoff_start, None
         while True:
             try:
+                if channel_id is not None:
+                    await self._turn(channel_id)
                 await asyncio.wait_for(attempt(), self.post_timeout)
-            except discord.NotFound as error:
-                log.warning("%s: it is gone (%s)", what, error)
+            except _Gone as gone:
+                if gone.stopping:
+                    log.info("stopping: %s is left for the next start", what)
+                    return False
                 return True
-            except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as error:
-                if isinstance(error, discord.HTTPException) and not _may_pass(error):
-                    log.warning("%s failed for good: %s", what, error)
+            except Exception as error:
+                kind = self._failed(channel_id or 0, error)
+                if kind not in (TRANSIENT, PERMISSION):
+                    log.warning("%s failed for good: %s", what, _said(error))
                     return True
-                log.warning("%s failed (%s); retrying in %g s", what, error or type(error).__name__, delay)
+                if self._stopping:
+                    log.info("stopping: %s is left for the next start", what)
+                    return False
+                first_failure = first_failure or time.monotonic()
+                patient = kind == TRANSIENT and time.monotonic() - first_failure <= self.transient_patience
+                if channel_id is not None and not patient:
+                    self._hold(channel_id, kind, error)
+                    continue
+                log.warning("%s failed (%s); retrying in %g s", what, _said(error), delay)
+                await self._sleep(delay)
+                delay = min(delay * 2, self.backoff_cap)
             else:
+                if channel_id is not None:
+                    self._went_through(channel_id)
                 return True
-            if self._stopping:
-                log.info("stopping: %s is left for the next start", what)
-                return False
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, self.backoff_cap)
+
+    async def _sleep(self, seconds: float) -> None:
+        """A backoff wait that ends early when the bot stops (it then raises nothing: the caller looks)."""
+        if self._stopping:
+            return
+        await asyncio.sleep(seconds)
+
+    # ------------------------------------------------------------------ finding what is already there
 
     async def already_posted(
-        self, channel: discord.abc.Messageable, out: Outgoing, tracked: Key
+        self, channel: discord.abc.Messageable, out: Outgoing, tracked: Key, *, first: bool = True
     ) -> discord.Message | None:
-        """The bot's answer for ``tracked`` if the channel already shows it."""
+        """The bot's answer for ``tracked`` if the channel already shows it (``first``: the answer's
+        first message — which references the line or carries the interaction; a later one is known by
+        its body). Without Read Message History Discord shows no history: nothing is read."""
         me = self.client.user
-        if me is None:
+        where = getattr(channel, "id", 0)
+        if me is None or not self._rights(where).history:
             return None
         after = _scan_from(tracked)
         try:
             async for message in channel.history(after=after, oldest_first=True, limit=HISTORY_SCAN):
-                if message.author.id == me.id and _answers(message, out, tracked):
+                if message.author.id == me.id and _answers(message, out, tracked, first):
                     return message
         except discord.HTTPException as error:
-            where = getattr(channel, "id", "?")
-            log.warning("cannot read the history of channel %s (%s): posting anyway", where, error)
+            self._failed(where, error)
+            log.warning("cannot read the history of channel %s (%s): posting anyway", where, _said(error))
         return None
 
     async def _delivered(self, tracked: Key | None) -> None:
@@ -267,14 +694,22 @@ class Delivery:
         else:
             self.acknowledge(tracked)
 
-    async def _undeliverable(
-        self, channel_id: int, tracked: Key | None, error: discord.HTTPException
-    ) -> None:
-        log.warning("channel %s is gone or refuses the answer for good (%s)", channel_id, error)
+    async def _undeliverable(self, channel_id: int, tracked: Key | None) -> None:
+        self.ledger.undeliverable += 1
+        self.ledger.held.pop(channel_id, None)
+        self.troubled(channel_id).clear()
+        log.warning(
+            "channel %s is gone or refuses the answer for good: %s is undeliverable",
+            channel_id,
+            tracked.what if tracked else "a post",
+        )
         if isinstance(tracked, ResultLine):
             await self.closing_done(tracked.game_id, RESULT)  # nothing left to try
         elif tracked is not None:
-            await self.croupier.undeliverable(tracked.log_id)
+            try:
+                await self.croupier.undeliverable(tracked.log_id)
+            except StoreUnavailable as error:
+                log.warning("%s stays pending: %s", tracked.what, error)
 
     async def closing_done(self, game_id: int, step: str) -> None:
         """Tell the service a step of a game's thread closing is done. Without the store it is redone
@@ -293,23 +728,35 @@ class Delivery:
         return True
 
 
-def _may_pass(error: discord.HTTPException) -> bool:
-    """A failure worth retrying: Discord's trouble, a rate limit, or missing permissions (which a
-    moderator may fix); not a request Discord will never take."""
-    return error.status >= 500 or error.status in (403, 429)
+def _nonce(tracked: Key, index: int) -> str:
+    """The enforced nonce of the answer's ``index``-th message (its first: the log entry's own)."""
+    return tracked.nonce if index == 0 else f"{tracked.nonce[: NONCE_MAX - 4]}.{index}"
 
 
-def _explain(channel_id: int, error: discord.HTTPException, delay: float) -> None:
-    if error.status == 403:
-        log.error(
-            "no permission to post in channel %s (%s): the bot needs View Channel, Send Messages and, in "
-            "threads, Send Messages in Threads (docs/discord.md); retrying in %g s",
-            channel_id,
-            error.text or error.code,
-            delay,
-        )
-    else:
-        log.warning("posting in channel %s failed (%s); retrying in %g s", channel_id, error, delay)
+def _archived(error: BaseException) -> bool:
+    return isinstance(error, discord.HTTPException) and error.code == THREAD_ARCHIVED
+
+
+def _said(error: BaseException | None) -> str:
+    if error is None:
+        return "refused"
+    if isinstance(error, discord.HTTPException):
+        return f"{error.status} {error.code}: {error.text}" if error.text else f"{error.status} {error.code}"
+    return str(error) or type(error).__name__
+
+
+def _embeds_dropped(message: discord.Message, out: Outgoing) -> bool:
+    """Whether Discord took the message without the embeds it was sent with (no Embed Links)."""
+    if not out.embeds:
+        return False
+    if len(message.embeds) != len(out.embeds):
+        return True
+    mine, theirs = out.embeds[0], message.embeds[0]
+    return (mine.title, mine.description, len(mine.fields)) != (
+        theirs.title,
+        theirs.description,
+        len(theirs.fields),
+    )
 
 
 def _scan_from(tracked: Key) -> discord.Object:
@@ -322,22 +769,27 @@ def _scan_from(tracked: Key) -> discord.Object:
     return discord.Object(discord.utils.time_snowflake(when - CLOCK_SLACK) if when is not None else 0)
 
 
-def _answers(message: discord.Message, out: Outgoing, tracked: Key) -> bool:
-    reference = message.reference
-    if tracked.answering is not None:
-        return reference is not None and reference.message_id == tracked.answering
-    metadata = message.interaction_metadata
-    if tracked.interaction is not None and metadata is not None and metadata.id == tracked.interaction:
-        return True
+def _answers(message: discord.Message, out: Outgoing, tracked: Key, first: bool) -> bool:
+    if first:
+        reference = message.reference
+        if tracked.answering is not None and reference is not None:
+            return reference.message_id == tracked.answering
+        metadata = message.interaction_metadata
+        if tracked.interaction is not None and metadata is not None and metadata.id == tracked.interaction:
+            return True
     return _same_body(message, out)
 
 
 def _same_body(message: discord.Message, out: Outgoing) -> bool:
     """The same embeds (title and story) as the answer would have — or, for a post of text alone (a
-    result line), the same text: a post that carries no reference."""
+    result line, an answer as text), the same text."""
     if not out.embeds:
         return bool(out.content) and not message.embeds and message.content == out.content
     if not message.embeds:
         return False
     mine, theirs = out.embeds[0], message.embeds[0]
-    return (mine.title, mine.description) == (theirs.title, theirs.description)
+    return (mine.title, mine.description, len(mine.fields)) == (
+        theirs.title,
+        theirs.description,
+        len(theirs.fields),
+    )
