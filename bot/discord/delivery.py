@@ -303,6 +303,8 @@ class Delivery:
         lang: str,
     ) -> _Shape:
         shape = _Shape(out, reference)
+        if rights.blocking():  # nothing goes there at all: no use shaping (Discord says so once)
+            return shape
         if reference is not None and not rights.history:
             shape = self._unreferenced(channel_id, shape, named, lang)
         if out.embedded and not rights.embed:
@@ -509,7 +511,7 @@ class Delivery:
             permission,
             how,
         )
-        if (channel_id, permission) not in self._noted:
+        if (channel_id, permission) not in self._noted and channel_id not in self.ledger.held:
             self._noted.add((channel_id, permission))
             asyncio.get_running_loop().create_task(
                 self._note(channel_id, permission, lang), name=f"degraded-note-{channel_id}"

@@ -232,7 +232,9 @@ class RestApi:
             if fault is not None:
                 if fault.hang is not None:
                     await self.emu.faults.hold(fault)
-                if fault.hang is None or fault.then == "fail":
+                if fault.then == "lose":
+                    pass  # done below as usual; only its answer is lost on the way back
+                elif fault.hang is None or fault.then == "fail":
                     injected = fault.response()
                 elif fault.then == "drop":
                     injected = web.Response(status=499)  # never sent: the connection is closed instead
@@ -263,7 +265,7 @@ class RestApi:
         if fault is not None:
             fault.hits.append(recorded)
         await self.emu.requests.append(recorded)
-        if fault is not None and fault.hang is not None and fault.then == "drop":
+        if fault is not None and (fault.then == "lose" or (fault.hang is not None and fault.then == "drop")):
             if request.transport is not None:
                 request.transport.close()  # the client sees the connection die without an answer
             return web.Response(status=499)
