@@ -51,7 +51,7 @@ def table_block(rows: Sequence[Row], lang: str) -> list[str]:
         marker = "▶" if row.to_act else "•"
         line = f"{marker} {name.ljust(width[0])}  {role.ljust(width[1])}  {score.rjust(width[2])}"
         body.append(f"{line}  {_cell(row.details)}".rstrip() if row.details else line)
-    return [texts.render("discord.field.table", {}, lang), f"{FENCE}text", *body, FENCE]
+    return [f"**{texts.render('discord.field.table', {}, lang)}**", f"{FENCE}text", *body, FENCE]
 
 
 def _cell(text: str) -> str:

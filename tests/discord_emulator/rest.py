@@ -600,7 +600,7 @@ class RestApi:
         if self.world.can(stored.guild_id, self.emu.bot_id, stored.channel_id, perms.EMBED_LINKS):
             return body
         rest = {key: value for key, value in body.items() if key != "embeds"}
-        shown = ("content", "components", "attachments", "flags")
+        shown = ("content", "components", "attachments")
         if body.get("embeds") and not any(rest.get(key) is not None for key in shown):
             raise fail(EMPTY_MESSAGE)
         return rest
