@@ -143,11 +143,18 @@ class _Gone(Exception):
 
 @dataclass(frozen=True)
 class _Shape:
-    """How an answer goes out in a channel: as embeds or text, as a reply or naming the player."""
+    """How an answer goes out in a channel: as embeds or text, as a reply or naming the player.
+    ``source``: the answer as written (with the line naming the player once it cannot be a reply);
+    ``out``: what is sent — the source, or the source as text."""
 
-    out: Outgoing
+    source: Outgoing
     reference: discord.MessageReference | None
-    text: bool = False
+    text: bool
+    out: Outgoing
+
+    @classmethod
+    def of(cls, source: Outgoing, reference: discord.MessageReference | None, text: bool = False) -> _Shape:
+        return cls(source, reference, text, source.as_text() if text else source)
 
 
 class Delivery:
@@ -179,6 +186,7 @@ class Delivery:
         self._homes: dict[int, int] = {}  # channel → its guild, as last seen in the cache
         self._gone_guilds: set[int] = set()
         self._noted: set[tuple[int, str]] = set()  # (channel, permission) told in the channel
+        self._notes: set[asyncio.Task[None]] = set()  # the notes under way (kept from the collector)
 
     # ------------------------------------------------------------------ what the client tells us
 
@@ -302,7 +310,7 @@ class Delivery:
         named: str | None,
         lang: str,
     ) -> _Shape:
-        shape = _Shape(out, reference)
+        shape = _Shape.of(out, reference)
         if rights.blocking():  # nothing goes there at all: no use shaping (Discord says so once)
             return shape
         if reference is not None and not rights.history:
@@ -313,12 +321,12 @@ class Delivery:
 
     def _unreferenced(self, channel_id: int, shape: _Shape, named: str | None, lang: str) -> _Shape:
         self._degraded(channel_id, failures.READ_MESSAGE_HISTORY, lang)
-        out = shape.out.headed(named, shape.out.allowed_mentions) if named else shape.out
-        return replace(shape, out=out, reference=None)
+        source = shape.source.headed(named, shape.source.allowed_mentions) if named else shape.source
+        return _Shape.of(source, None, shape.text)
 
     def _as_text(self, channel_id: int, shape: _Shape, lang: str) -> _Shape:
         self._degraded(channel_id, failures.EMBED_LINKS, lang)
-        return replace(shape, out=shape.out.as_text(), text=True)
+        return _Shape.of(shape.source, shape.reference, text=True)
 
     async def _post_part(
         self,
@@ -513,9 +521,11 @@ class Delivery:
         )
         if (channel_id, permission) not in self._noted and channel_id not in self.ledger.held:
             self._noted.add((channel_id, permission))
-            asyncio.get_running_loop().create_task(
+            task = asyncio.get_running_loop().create_task(
                 self._note(channel_id, permission, lang), name=f"degraded-note-{channel_id}"
             )
+            self._notes.add(task)
+            task.add_done_callback(self._notes.discard)
 
     async def _note(self, channel_id: int, permission: str, lang: str) -> None:
         key = "history" if permission == failures.READ_MESSAGE_HISTORY else "embeds"
@@ -753,12 +763,17 @@ def _embeds_dropped(message: discord.Message, out: Outgoing) -> bool:
         return False
     if len(message.embeds) != len(out.embeds):
         return True
-    mine, theirs = out.embeds[0], message.embeds[0]
-    return (mine.title, mine.description, len(mine.fields)) != (
-        theirs.title,
-        theirs.description,
-        len(theirs.fields),
-    )
+    return any(_face(mine) != _face(theirs) for mine, theirs in zip(out.embeds, message.embeds, strict=True))
+
+
+def _face(embed: discord.Embed) -> tuple[object, ...]:
+    """What an embed shows (an edit whose embeds Discord ignored still shows the old ones), as Discord
+    keeps it: without leading and trailing blanks."""
+
+    def kept(text: str | None) -> str:
+        return (text or "").strip()
+
+    return (kept(embed.title), kept(embed.description), [(kept(f.name), kept(f.value)) for f in embed.fields])
 
 
 def _scan_from(tracked: Key) -> discord.Object:

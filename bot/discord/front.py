@@ -39,7 +39,7 @@ from bot.discord.live_table import LiveTables
 from bot.discord.mentions import nobody, quiet, service_text
 from bot.discord.options import BotOptions
 from bot.discord.outbox import ANSWERS, Outbox
-from bot.discord.outgoing import Outgoing, outgoing
+from bot.discord.outgoing import Outgoing, answer_for, outgoing
 from bot.discord.rights import label
 from bot.keyed_locks import KeyedLocks
 from bot.replies import Reply
@@ -421,9 +421,9 @@ class Front:
                 return
             # A stored move's answer must not get lost: in the channel, naming the player.
             lang = reply.language
-            line = texts.render("discord.delivery.answer_for", {"name": f"<@{interaction.user.id}>"}, lang)
+            line = answer_for(interaction.user.id, lang)
             sent = await self.delivery.post(
-                channel_id, out.headed(line, out.allowed_mentions), tracked=tracked
+                channel_id, out.headed(line, out.allowed_mentions), tracked=tracked, lang=lang
             )
             message_id = sent.id if sent is not None else None
         else:
@@ -607,11 +607,6 @@ def _plain(reply: Reply) -> Outgoing:
     return Outgoing.of(
         text_embeds(quiet(reply.text), escape.plain(reply.title), lang=reply.language), nobody()
     )
-
-
-def answer_for(user_id: int, lang: str) -> str:
-    """The line naming the player an answer is for, where it cannot be a reply to them."""
-    return texts.render("discord.delivery.answer_for", {"name": f"<@{user_id}>"}, lang)
 
 
 def front_of(interaction: discord.Interaction[Any]) -> Front:

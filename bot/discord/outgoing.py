@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot import texts
 from bot.discord.boards import build_board
 from bot.discord.embeds import game_embeds
 from bot.discord.limits import content_chunks, messages
@@ -126,3 +127,9 @@ def outgoing(reply: Reply) -> Outgoing:
         view=build_board(reply.board),
         text=lambda: game_lines(reply),
     )
+
+
+def answer_for(user_id: int, lang: str) -> str:
+    """The line naming the player an answer is for, where it cannot be a reply to them (the answer of
+    an interaction that expired, a channel without Read Message History)."""
+    return texts.render("discord.delivery.answer_for", {"name": f"<@{user_id}>"}, lang)

@@ -218,6 +218,24 @@ async def test_a_reply_refused_for_want_of_read_message_history_goes_out_naming_
         assert (await settled(table, f"discord:{line}")).delivery == "delivered"
 
 
+async def test_a_text_answer_refused_as_a_reply_goes_out_as_text_naming_the_player(quick: Table) -> None:
+    """Without Embed Links (known) the answer is text; Discord then refuses it as a reply (160002, not
+    known): it goes again as text with the player's name in front, still within a message."""
+    table, p, emu = quick, quick.people, quick.emu
+    table.dice.will_roll(4)
+    async with table.running():
+        await opened(table)
+        await deny(table, perms.EMBED_LINKS)
+        emu.fail_requests(operation="create_message", channel=p.channel, status=403, code=160002)
+        line = await table.say(p.anna, "weiter")
+        named = drawn("discord.delivery.answer_for", name=f"<@{p.anna}>")
+        answer = await emu.next_message(p.channel, predicate=lambda m: m.content.startswith(named))
+        assert answer.message_reference is None
+        assert answer.embeds == []
+        assert all(said in answer.content.splitlines() for said in freiwurf_story(4))
+        assert (await settled(table, f"discord:{line}")).delivery == "delivered"
+
+
 async def test_embeds_discord_dropped_are_sent_again_as_text(quick: Table) -> None:
     """Embed Links taken away without the bot hearing of it (its cache says it may embed): Discord takes
     the post and drops its embeds; the bot sees that and turns the message into the text answer."""
