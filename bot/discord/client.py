@@ -133,28 +133,28 @@ class CroupierBot(discord.AutoShardedClient):
     # A held channel's posts are tried again when its permissions may have changed (docs/discord.md).
 
     async def on_guild_channel_update(self, before: Any, after: discord.abc.GuildChannel) -> None:
-        self.front.delivery.released(channel=after.id)
+        self.front.delivery.holds.released(channel=after.id)
 
     async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
-        self.front.delivery.released(channel=after.id)
+        self.front.delivery.holds.released(channel=after.id)
 
     async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
-        self.front.delivery.released(guild=after.id)
+        self.front.delivery.holds.released(guild=after.id)
 
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
-        self.front.delivery.released(guild=after.guild.id)
+        self.front.delivery.holds.released(guild=after.guild.id)
 
     async def on_guild_role_create(self, role: discord.Role) -> None:
-        self.front.delivery.released(guild=role.guild.id)
+        self.front.delivery.holds.released(guild=role.guild.id)
 
     async def on_guild_role_delete(self, role: discord.Role) -> None:
-        self.front.delivery.released(guild=role.guild.id)
+        self.front.delivery.holds.released(guild=role.guild.id)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        self.front.delivery.guild_joined(guild.id)
+        self.front.delivery.holds.guild_joined(guild.id)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        self.front.delivery.guild_removed(guild.id)
+        self.front.delivery.holds.guild_removed(guild.id)
 
     async def close(self) -> None:
         if self.turn_clock is not None:

@@ -9,7 +9,7 @@ Every failure is classified by Discord's answer (:mod:`bot.discord.failures`):
   goes out without its reply reference and names the player instead; without Embed Links (Discord
   drops the embeds of a post with text and refuses one with embeds only) as plain text, the table as a
   code block — and otherwise the channel is **held**: its posts wait, without a request, until a
-  channel, role or guild update says its permissions changed (:meth:`Delivery.released`) or the hourly
+  channel, role or guild update says its permissions changed (:meth:`Holds.released`) or the hourly
   probe tries once more. The log says once what is missing; a degraded channel is told once, in it;
 - **permanent** (the channel or thread is gone, the bot is out of the guild) and **refused** (a 400):
   undeliverable.
@@ -44,7 +44,6 @@ from typing import Any
 
 import discord
 
-from bot import texts
 from bot.croupier import Croupier
 from bot.discord import failures
 from bot.discord.failures import (
@@ -53,12 +52,11 @@ from bot.discord.failures import (
     REPLY_WITHOUT_HISTORY,
     THREAD_ARCHIVED,
     TRANSIENT,
-    Hold,
     Ledger,
 )
-from bot.discord.mentions import nobody
+from bot.discord.holds import PROBE_AFTER_S, Gone, Holds, said
 from bot.discord.outgoing import Outgoing
-from bot.discord.rights import Rights, label, rights_in
+from bot.discord.rights import Rights
 from bot.forum import RESULT
 from bot.store import StoreUnavailable
 
@@ -67,13 +65,11 @@ log = logging.getLogger(__name__)
 BACKOFF_START_S = 1.0
 BACKOFF_CAP_S = 60.0
 TRANSIENT_PATIENCE_S = 15 * 60.0  # Discord failing for longer than this: hold the channel, probe hourly
-PROBE_AFTER_S = 3600.0  # a held channel is tried once more after this long without an update
 POST_TIMEOUT_S = 30.0  # one attempt; discord.py's own retries of a 5xx and 429 waits happen inside it
 HISTORY_SCAN = 200  # messages read back when looking for an answer already posted
 MISSING_ACCESS = failures.MISSING_ACCESS
 CLOCK_SLACK = timedelta(minutes=1)  # how far the log's clock and Discord's may disagree
 NONCE_MAX = 25  # Discord's limit for a message nonce
-HOMES_MAX = 10_000  # channels whose guild is remembered (to know a removed guild's channels)
 
 __all__ = ["MISSING_ACCESS", "MISSING_PERMISSIONS", "THREAD_ARCHIVED", "Delivery", "ResultLine", "Tracked"]
 
@@ -133,14 +129,6 @@ _UNREFERENCED = "unreferenced"  # post it again without the reply reference, nam
 _TEXT = "text"  # post it again as plain text
 
 
-class _Gone(Exception):
-    """The channel will never take the post (undeliverable), or the bot is stopping (``stopping``)."""
-
-    def __init__(self, stopping: bool = False) -> None:
-        super().__init__("stopping" if stopping else "gone")
-        self.stopping = stopping
-
-
 @dataclass(frozen=True)
 class _Shape:
     """How an answer goes out in a channel: as embeds or text, as a reply or naming the player.
@@ -176,61 +164,14 @@ class Delivery:
         self._acknowledged = acknowledged
         self.backoff_start = backoff_start
         self.backoff_cap = backoff_cap
-        self.probe_after = probe_after
         self.transient_patience = TRANSIENT_PATIENCE_S
         self.post_timeout = POST_TIMEOUT_S
         self.ledger = ledger or Ledger()
-        self._stopping = False
-        self._wake: dict[int, asyncio.Event] = {}  # held channel → set when it may be tried again
-        self._trouble: dict[int, asyncio.Event] = {}  # channel → set while its posts do not go out
-        self._homes: dict[int, int] = {}  # channel → its guild, as last seen in the cache
-        self._gone_guilds: set[int] = set()
-        self._noted: set[tuple[int, str]] = set()  # (channel, permission) told in the channel
-        self._notes: set[asyncio.Task[None]] = set()  # the notes under way (kept from the collector)
-
-    # ------------------------------------------------------------------ what the client tells us
+        self.holds = Holds(client, self.ledger, probe_after)
 
     def stop(self) -> None:
         """The bot is stopping: no more waiting to try again (what is not posted stays pending)."""
-        self._stopping = True
-        for event in self._wake.values():
-            event.set()
-
-    def released(self, *, channel: int | None = None, guild: int | None = None) -> int:
-        """A channel's (or a whole guild's) permissions may have changed: its held posts are tried
-        again now, and what it was degraded for is checked again. Answers how many holds were woken."""
-        woken = 0
-        for held, hold in list(self.ledger.held.items()):
-            parent = getattr(self.client.get_channel(held), "parent_id", None)
-            if (channel is not None and channel in (held, parent)) or (
-                guild is not None and hold.guild == guild
-            ):
-                self._wake.setdefault(held, asyncio.Event()).set()
-                woken += 1
-        for degraded in list(self.ledger.degraded):
-            home = self._homes.get(degraded)
-            parent = getattr(self.client.get_channel(degraded), "parent_id", None)
-            if (channel is not None and channel in (degraded, parent)) or (
-                guild is not None and home == guild
-            ):
-                self._recheck(degraded)
-        return woken
-
-    def guild_removed(self, guild_id: int) -> None:
-        """The bot left the guild (or was removed): its held posts are undeliverable."""
-        self._gone_guilds.add(guild_id)
-        self.released(guild=guild_id)
-
-    def guild_joined(self, guild_id: int) -> None:
-        self._gone_guilds.discard(guild_id)
-
-    def troubled(self, channel_id: int) -> asyncio.Event:
-        """Set while the channel's posts do not go out (held, or failing): a public interaction answer
-        then no longer waits for them."""
-        return self._trouble.setdefault(channel_id, asyncio.Event())
-
-    def hold_of(self, channel_id: int) -> Hold | None:
-        return self.ledger.held.get(channel_id)
+        self.holds.stop()
 
     # ------------------------------------------------------------------ posting
 
@@ -254,7 +195,7 @@ class Delivery:
         when ``tracked`` (else one try, and none in a held channel). ``named``: the line that names the
         player when the answer cannot be a reply; ``look_first``: read the history for it before the
         first try (an earlier process's answer). Answers the first message posted."""
-        rights = self._rights(channel_id)
+        rights = self.holds.rights(channel_id)
         if tracked is None and channel_id in self.ledger.held:
             log.info(
                 "channel %s is held (%s): a note to it is dropped",
@@ -284,14 +225,14 @@ class Delivery:
                 if not isinstance(result, discord.Message):
                     if tracked is None:
                         return first  # an untracked post that did not go
-                    self._hold(channel_id, PERMISSION, None)
+                    self.holds.hold(channel_id, PERMISSION, None)
                     continue
                 if index == 0:
                     first = result
                     if not shape.text and parts[0].embeds and _embeds_dropped(result, parts[0]):
                         shape = await self._embeds_were_dropped(channel_id, result, shape, lang)
                 index += 1
-        except _Gone as gone:
+        except Gone as gone:
             if gone.stopping:
                 if tracked is not None:
                     log.info("stopping: %s stays pending", tracked.what)
@@ -320,12 +261,12 @@ class Delivery:
         return shape
 
     def _unreferenced(self, channel_id: int, shape: _Shape, named: str | None, lang: str) -> _Shape:
-        self._degraded(channel_id, failures.READ_MESSAGE_HISTORY, lang)
+        self.holds.degraded(channel_id, failures.READ_MESSAGE_HISTORY, lang)
         source = shape.source.headed(named, shape.source.allowed_mentions) if named else shape.source
         return _Shape.of(source, None, shape.text)
 
     def _as_text(self, channel_id: int, shape: _Shape, lang: str) -> _Shape:
-        self._degraded(channel_id, failures.EMBED_LINKS, lang)
+        self.holds.degraded(channel_id, failures.EMBED_LINKS, lang)
         return _Shape.of(shape.source, shape.reference, text=True)
 
     async def _post_part(
@@ -348,7 +289,7 @@ class Delivery:
             kwargs.update(reference=reference, mention_author=False)
         delay, unarchived, first_failure = self.backoff_start, False, None
         while True:
-            await self._turn(channel_id)
+            await self.holds.turn(channel_id)
             if look and tracked is not None:
                 found = await self.already_posted(channel, part, tracked, first=index == 0)
                 if found is not None:
@@ -361,38 +302,38 @@ class Delivery:
                     unarchived = await self._unarchive(channel_id)  # a game's thread archived itself
                     if unarchived:
                         continue
-                kind = self._failed(channel_id, error)
+                kind = self.holds.failed(channel_id, error)
                 if kind not in (TRANSIENT, PERMISSION):
-                    log.warning("channel %s refuses the post for good (%s)", channel_id, _said(error))
-                    raise _Gone from error
+                    log.warning("channel %s refuses the post for good (%s)", channel_id, said(error))
+                    raise Gone from error
                 if kind == PERMISSION:
                     instead = self._instead(channel_id, error, part, reference)
                     if instead is not None:
                         return instead
                     if tracked is None:
-                        log.warning("could not post in channel %s: %s", channel_id, _said(error))
+                        log.warning("could not post in channel %s: %s", channel_id, said(error))
                         return None
-                    self._hold(channel_id, PERMISSION, error)
+                    self.holds.hold(channel_id, PERMISSION, error)
                     continue
                 if tracked is None:
-                    log.warning("could not post in channel %s: %s", channel_id, _said(error))
+                    log.warning("could not post in channel %s: %s", channel_id, said(error))
                     return None
-                if self._stopping:
-                    raise _Gone(stopping=True) from error
+                if self.holds.stopping:
+                    raise Gone(stopping=True) from error
                 first_failure = first_failure or time.monotonic()
                 if time.monotonic() - first_failure > self.transient_patience:
-                    self._hold(channel_id, TRANSIENT, error)
+                    self.holds.hold(channel_id, TRANSIENT, error)
                     delay, first_failure = self.backoff_start, None
                     continue
-                self.troubled(channel_id).set()
+                self.holds.troubled(channel_id).set()
                 log.warning(
-                    "posting in channel %s failed (%s); retrying in %g s", channel_id, _said(error), delay
+                    "posting in channel %s failed (%s); retrying in %g s", channel_id, said(error), delay
                 )
                 look = not isinstance(error, discord.HTTPException) or error.status >= 500
                 await self._sleep(delay)
                 delay = min(delay * 2, self.backoff_cap)
             else:
-                self._went_through(channel_id)
+                self.holds.went_through(channel_id)
                 return sent
 
     def _instead(
@@ -407,157 +348,13 @@ class Delivery:
             return None
         if error.code == REPLY_WITHOUT_HISTORY and reference is not None:
             return _UNREFERENCED
-        rights = self._rights(channel_id)
+        rights = self.holds.rights(channel_id)
         if error.code == MISSING_PERMISSIONS and rights.known and not rights.blocking(files=bool(part.files)):
             if part.embeds and not rights.embed:
                 return _TEXT
             if reference is not None and not rights.history:
                 return _UNREFERENCED
         return None
-
-    # ------------------------------------------------------------------ holding a channel
-
-    def _hold(self, channel_id: int, kind: str, error: BaseException | None) -> None:
-        code = error.code if isinstance(error, discord.HTTPException) else None
-        rights = self._rights(channel_id)
-        missing = ""
-        if kind == PERMISSION:
-            missing = rights.blocking() if rights.known else ""
-            if not missing and code == MISSING_ACCESS:
-                missing = failures.VIEW_CHANNEL
-        hold = self.ledger.held.get(channel_id)
-        self.troubled(channel_id).set()
-        if hold is not None and (hold.kind, hold.missing) == (kind, missing):
-            log.info("channel %s is still held (%s)", channel_id, hold.describe())
-            return
-        guild = rights.guild or self._homes.get(channel_id)
-        hold = Hold(channel_id, guild, kind, missing, code, datetime.now().astimezone())
-        self.ledger.held[channel_id] = hold
-        recent = self.ledger.invalid_recent()
-        if kind == TRANSIENT:
-            log.error(
-                "channel %s (guild %s): Discord keeps failing (%s); its posts wait for the hourly probe",
-                channel_id,
-                guild,
-                _said(error),
-            )
-        else:
-            log.error(
-                "channel %s (guild %s): the bot cannot post there — %s; its posts wait until a channel, "
-                "role or guild update or the hourly probe (docs/discord.md, permissions); "
-                "%d invalid requests in the last 10 minutes",
-                channel_id,
-                guild,
-                f"it lacks {missing}" if missing else f"Discord refused it ({_said(error)})",
-                recent,
-            )
-
-    async def _turn(self, channel_id: int) -> None:
-        """Wait while the channel is held: until it is released, or for the probe. Raises :class:`_Gone`."""
-        while channel_id in self.ledger.held:
-            if self._stopping:
-                raise _Gone(stopping=True)
-            if self._guild_gone(channel_id):
-                raise _Gone
-            wake = self._wake.setdefault(channel_id, asyncio.Event())
-            try:
-                await asyncio.wait_for(wake.wait(), self.probe_after)
-            except TimeoutError:
-                if self.ledger.braking:
-                    log.warning("channel %s: probe put off, too many invalid requests lately", channel_id)
-                    continue
-                self.ledger.held[channel_id].probes += 1
-                log.info("channel %s: probing whether it takes posts again", channel_id)
-            wake.clear()
-            if self._stopping:
-                raise _Gone(stopping=True)
-            if self._guild_gone(channel_id):
-                raise _Gone
-            return
-
-    def _went_through(self, channel_id: int) -> None:
-        hold = self.ledger.held.pop(channel_id, None)
-        self.troubled(channel_id).clear()
-        self._wake.pop(channel_id, None)
-        if hold is not None:
-            log.warning(
-                "channel %s takes posts again (held since %s: %s)", channel_id, hold.since, hold.describe()
-            )
-
-    def _guild_gone(self, channel_id: int) -> bool:
-        guild = self._homes.get(channel_id)
-        return guild is not None and guild in self._gone_guilds
-
-    def _failed(self, channel_id: int, error: BaseException) -> str:
-        known = self.client.get_channel(channel_id) is not None or (
-            channel_id in self._homes and not self._guild_gone(channel_id)
-        )
-        kind = failures.classify(error, channel_known=known)
-        self.ledger.failed(kind, error)
-        return kind
-
-    def _rights(self, channel_id: int) -> Rights:
-        rights = rights_in(self.client, channel_id)
-        if rights.guild is not None:
-            if len(self._homes) >= HOMES_MAX and channel_id not in self._homes:
-                self._homes.pop(next(iter(self._homes)))
-            self._homes[channel_id] = rights.guild
-        return rights
-
-    # ------------------------------------------------------------------ degrading
-
-    def _degraded(self, channel_id: int, permission: str, lang: str) -> None:
-        """Say once in the log and once in the channel that its answers are degraded, and why."""
-        missing = self.ledger.degraded.setdefault(channel_id, set())
-        if permission in missing:
-            return
-        missing.add(permission)
-        how = "without reply references" if permission == failures.READ_MESSAGE_HISTORY else "as plain text"
-        log.error(
-            "channel %s: the bot lacks %s; its answers go %s until it is granted (docs/discord.md)",
-            channel_id,
-            permission,
-            how,
-        )
-        if (channel_id, permission) not in self._noted and channel_id not in self.ledger.held:
-            self._noted.add((channel_id, permission))
-            task = asyncio.get_running_loop().create_task(
-                self._note(channel_id, permission, lang), name=f"degraded-note-{channel_id}"
-            )
-            self._notes.add(task)
-            task.add_done_callback(self._notes.discard)
-
-    async def _note(self, channel_id: int, permission: str, lang: str) -> None:
-        key = "history" if permission == failures.READ_MESSAGE_HISTORY else "embeds"
-        text = texts.render(
-            f"discord.permission.degraded_{key}", {"permission": label(permission, lang)}, lang
-        )
-        try:
-            await asyncio.wait_for(
-                self.client.get_partial_messageable(channel_id).send(content=text, allowed_mentions=nobody()),
-                self.post_timeout,
-            )
-        except Exception as error:
-            log.info("could not tell channel %s what it lacks: %s", channel_id, _said(error))
-
-    def _recheck(self, channel_id: int) -> None:
-        """After an update: a permission the channel has again is no longer worked around."""
-        rights = self._rights(channel_id)
-        if not rights.known:
-            return
-        missing = self.ledger.degraded.get(channel_id, set())
-        back = {
-            p
-            for p in missing
-            if (p == failures.EMBED_LINKS and rights.embed)
-            or (p == failures.READ_MESSAGE_HISTORY and rights.history)
-        }
-        for permission in back:
-            missing.discard(permission)
-            self._noted.discard((channel_id, permission))
-            log.info("channel %s: %s is granted again", channel_id, permission)
-        if not missing:
-            self.ledger.degraded.pop(channel_id, None)
 
     async def _embeds_were_dropped(
         self, channel_id: int, sent: discord.Message, shape: _Shape, lang: str
@@ -569,7 +366,7 @@ class Delivery:
         try:
             await asyncio.wait_for(sent.edit(**parts[0].edit_kwargs()), self.post_timeout)
         except Exception as error:
-            log.warning("could not turn message %s into text: %s", sent.id, _said(error))
+            log.warning("could not turn message %s into text: %s", sent.id, said(error))
         return replace(text, out=replace(parts[0], more=parts[1:]))  # the rest goes after it
 
     # ------------------------------------------------------------------ edits and thread closings
@@ -588,42 +385,42 @@ class Delivery:
         again until it is there — held like a post; an untracked one is tried once (the next move's edit
         draws the newer state anyway). Answers whether it was made."""
         partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        rights = self._rights(channel_id)
+        rights = self.holds.rights(channel_id)
         text = out.embedded and not rights.embed
         delay, first_failure = self.backoff_start, None
         while True:
             shown = out.as_text() if text else out
             if text:
-                self._degraded(channel_id, failures.EMBED_LINKS, lang)
+                self.holds.degraded(channel_id, failures.EMBED_LINKS, lang)
             try:
                 if tracked is not None:
-                    await self._turn(channel_id)
+                    await self.holds.turn(channel_id)
                 edited = await asyncio.wait_for(partial.edit(**shown.edit_kwargs()), self.post_timeout)
-            except _Gone as gone:
+            except Gone as gone:
                 if not gone.stopping:
                     await self._undeliverable(channel_id, tracked)
                 return False
             except Exception as error:
-                kind = self._failed(channel_id, error)
-                if kind == TRANSIENT and tracked is not None and not self._stopping:
+                kind = self.holds.failed(channel_id, error)
+                if kind == TRANSIENT and tracked is not None and not self.holds.stopping:
                     first_failure = first_failure or time.monotonic()
                     if time.monotonic() - first_failure <= self.transient_patience:
                         log.warning(
                             "updating message %s failed (%s); retrying in %g s",
                             message_id,
-                            _said(error),
+                            said(error),
                             delay,
                         )
                         await self._sleep(delay)
                         delay = min(delay * 2, self.backoff_cap)
                         continue
-                if kind in (TRANSIENT, PERMISSION) and tracked is not None and not self._stopping:
-                    self._hold(channel_id, kind, error)
+                if kind in (TRANSIENT, PERMISSION) and tracked is not None and not self.holds.stopping:
+                    self.holds.hold(channel_id, kind, error)
                     continue
                 if kind not in (TRANSIENT, PERMISSION):
                     await self._undeliverable(channel_id, tracked)
                 log.warning(
-                    "could not update message %s in channel %s: %s", message_id, channel_id, _said(error)
+                    "could not update message %s in channel %s: %s", message_id, channel_id, said(error)
                 )
                 return False
             else:
@@ -644,37 +441,37 @@ class Delivery:
         while True:
             try:
                 if channel_id is not None:
-                    await self._turn(channel_id)
+                    await self.holds.turn(channel_id)
                 await asyncio.wait_for(attempt(), self.post_timeout)
-            except _Gone as gone:
+            except Gone as gone:
                 if gone.stopping:
                     log.info("stopping: %s is left for the next start", what)
                     return False
                 return True
             except Exception as error:
-                kind = self._failed(channel_id or 0, error)
+                kind = self.holds.failed(channel_id or 0, error)
                 if kind not in (TRANSIENT, PERMISSION):
-                    log.warning("%s failed for good: %s", what, _said(error))
+                    log.warning("%s failed for good: %s", what, said(error))
                     return True
-                if self._stopping:
+                if self.holds.stopping:
                     log.info("stopping: %s is left for the next start", what)
                     return False
                 first_failure = first_failure or time.monotonic()
                 patient = kind == TRANSIENT and time.monotonic() - first_failure <= self.transient_patience
                 if channel_id is not None and not patient:
-                    self._hold(channel_id, kind, error)
+                    self.holds.hold(channel_id, kind, error)
                     continue
-                log.warning("%s failed (%s); retrying in %g s", what, _said(error), delay)
+                log.warning("%s failed (%s); retrying in %g s", what, said(error), delay)
                 await self._sleep(delay)
                 delay = min(delay * 2, self.backoff_cap)
             else:
                 if channel_id is not None:
-                    self._went_through(channel_id)
+                    self.holds.went_through(channel_id)
                 return True
 
     async def _sleep(self, seconds: float) -> None:
         """A backoff wait that ends early when the bot stops (it then raises nothing: the caller looks)."""
-        if self._stopping:
+        if self.holds.stopping:
             return
         await asyncio.sleep(seconds)
 
@@ -688,7 +485,7 @@ class Delivery:
         its body). Without Read Message History Discord shows no history: nothing is read."""
         me = self.client.user
         where = getattr(channel, "id", 0)
-        if me is None or not self._rights(where).history:
+        if me is None or not self.holds.rights(where).history:
             return None
         after = _scan_from(tracked)
         try:
@@ -696,8 +493,8 @@ class Delivery:
                 if message.author.id == me.id and _answers(message, out, tracked, first):
                     return message
         except discord.HTTPException as error:
-            self._failed(where, error)
-            log.warning("cannot read the history of channel %s (%s): posting anyway", where, _said(error))
+            self.holds.failed(where, error)
+            log.warning("cannot read the history of channel %s (%s): posting anyway", where, said(error))
         return None
 
     async def _delivered(self, tracked: Key | None) -> None:
@@ -707,9 +504,7 @@ class Delivery:
             self.acknowledge(tracked)
 
     async def _undeliverable(self, channel_id: int, tracked: Key | None) -> None:
-        self.ledger.undeliverable += 1
-        self.ledger.held.pop(channel_id, None)
-        self.troubled(channel_id).clear()
+        self.holds.dropped(channel_id)
         log.warning(
             "channel %s is gone or refuses the answer for good: %s is undeliverable",
             channel_id,
@@ -747,14 +542,6 @@ def _nonce(tracked: Key, index: int) -> str:
 
 def _archived(error: BaseException) -> bool:
     return isinstance(error, discord.HTTPException) and error.code == THREAD_ARCHIVED
-
-
-def _said(error: BaseException | None) -> str:
-    if error is None:
-        return "refused"
-    if isinstance(error, discord.HTTPException):
-        return f"{error.status} {error.code}: {error.text}" if error.text else f"{error.status} {error.code}"
-    return str(error) or type(error).__name__
 
 
 def _embeds_dropped(message: discord.Message, out: Outgoing) -> bool:

@@ -369,7 +369,7 @@ class Front:
             return
         waits = [
             asyncio.ensure_future(before.wait()),
-            asyncio.ensure_future(self.delivery.troubled(channel_id).wait()),
+            asyncio.ensure_future(self.delivery.holds.troubled(channel_id).wait()),
         ]
         try:
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
@@ -381,7 +381,7 @@ class Front:
         """Once per hold: the player who used a command in a channel the bot cannot post in learns
         (privately) what permission is missing — the channel itself takes no post."""
         channel_id = answer.interaction.channel_id or 0
-        hold = self.delivery.hold_of(channel_id)
+        hold = self.delivery.holds.hold_of(channel_id)
         if hold is None or hold.told or hold.kind != PERMISSION:
             return
         hold.told = True

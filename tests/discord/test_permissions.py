@@ -94,7 +94,7 @@ async def test_with_send_messages_denied_an_ephemeral_slash_command_there_is_ans
         await opened(table)
         await deny(table, perms.SEND_MESSAGES)
         line = await table.say(p.anna, "weiter")
-        await until(lambda: bot.front.delivery.hold_of(p.channel) is not None)  # tried once, refused
+        await until(lambda: bot.front.delivery.holds.hold_of(p.channel) is not None)  # tried once, refused
 
         started = time.monotonic()
         sent = await emu.slash_command(p.guild, p.channel, p.ben, "regeln")
@@ -123,7 +123,7 @@ async def test_with_send_messages_denied_an_ephemeral_slash_command_there_is_ans
         answer = await table.answer_to(line)
         assert story(answer) == freiwurf_story(4)
         assert (await settled(table, f"discord:{line}")).delivery == "delivered"
-        assert bot.front.delivery.hold_of(p.channel) is None
+        assert bot.front.delivery.holds.hold_of(p.channel) is None
     assert refused_posts(table, p.channel) == [403]
 
 
@@ -135,7 +135,7 @@ async def test_a_public_move_by_slash_command_in_a_held_channel_is_answered_at_o
         await opened(table)
         await deny(table, perms.SEND_MESSAGES)
         line = await table.say(p.anna, "weiter")
-        await until(lambda: bot.front.delivery.hold_of(p.channel) is not None)
+        await until(lambda: bot.front.delivery.holds.hold_of(p.channel) is not None)
         started = time.monotonic()
         sent = await emu.slash_command(p.guild, p.channel, p.anna, "zug", {"worte": "weiter"})
         answers = await emu.wait_for_answers(sent, lambda a: any(m.embeds for m in a.messages))
@@ -287,7 +287,7 @@ async def test_a_held_channel_of_a_guild_the_bot_left_is_undeliverable(
         await opened(table)
         await deny(table, perms.SEND_MESSAGES)
         line = await table.say(p.anna, "weiter")
-        await until(lambda: bot.front.delivery.hold_of(p.channel) is not None)
+        await until(lambda: bot.front.delivery.holds.hold_of(p.channel) is not None)
         await emu.remove_bot(p.guild)
         assert (await settled(table, f"discord:{line}")).delivery == "undeliverable"
         assert refused_posts(table, p.channel) == [403]
@@ -303,7 +303,7 @@ async def test_the_invalid_requests_are_counted_and_shown(quick: Table) -> None:
         await opened(table)
         await deny(table, perms.SEND_MESSAGES)
         await table.say(p.anna, "weiter")
-        await until(lambda: bot.front.delivery.hold_of(p.channel) is not None)
+        await until(lambda: bot.front.delivery.holds.hold_of(p.channel) is not None)
         report = bot.front.delivery.ledger.snapshot()
         assert report["invalid_requests_10min"] == 1
         assert report["held"][p.channel]["missing"] == failures.SEND_MESSAGES
