@@ -196,7 +196,7 @@ class Delivery:
         player when the answer cannot be a reply; ``look_first``: read the history for it before the
         first try (an earlier process's answer). Answers the first message posted."""
         rights = self.holds.rights(channel_id)
-        if tracked is None and channel_id in self.ledger.held:
+        if tracked is None and not self.holds.may_try(channel_id):
             log.info(
                 "channel %s is held (%s): a note to it is dropped",
                 channel_id,
@@ -310,10 +310,9 @@ class Delivery:
                     instead = self._instead(channel_id, error, part, reference)
                     if instead is not None:
                         return instead
+                    self.holds.hold(channel_id, PERMISSION, error)  # later notes are not even tried
                     if tracked is None:
-                        log.warning("could not post in channel %s: %s", channel_id, said(error))
                         return None
-                    self.holds.hold(channel_id, PERMISSION, error)
                     continue
                 if tracked is None:
                     log.warning("could not post in channel %s: %s", channel_id, said(error))

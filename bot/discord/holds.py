@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import datetime
 
 import discord
@@ -47,6 +48,7 @@ class Holds:
         self._trouble: dict[int, asyncio.Event] = {}  # channel → set while its posts do not go out
         self._homes: dict[int, int] = {}  # channel → its guild, as last seen in the cache
         self._gone_guilds: set[int] = set()
+        self._tried: dict[int, float] = {}  # held channel → when it was last refused
         self._noted: set[tuple[int, str]] = set()  # (channel, permission) told in the channel
         self._notes: set[asyncio.Task[None]] = set()  # the notes under way (kept from the collector)
 
@@ -91,6 +93,16 @@ class Holds:
     def hold_of(self, channel_id: int) -> Hold | None:
         return self.ledger.held.get(channel_id)
 
+    def may_try(self, channel_id: int) -> bool:
+        """Whether a post that is tried once only (a note) may be tried: the channel is not held, or
+        was released since, or its probe is due."""
+        if channel_id not in self.ledger.held:
+            return True
+        wake = self._wake.get(channel_id)
+        return (wake is not None and wake.is_set()) or time.monotonic() - self._tried.get(
+            channel_id, 0.0
+        ) >= self.probe_after
+
     # ------------------------------------------------------------------ what a channel allows
 
     def rights(self, channel_id: int) -> Rights:
@@ -132,6 +144,7 @@ class Holds:
                 missing = failures.VIEW_CHANNEL
         hold = self.ledger.held.get(channel_id)
         self.troubled(channel_id).set()
+        self._tried[channel_id] = time.monotonic()
         if hold is not None and (hold.kind, hold.missing) == (kind, missing):
             log.info("channel %s is still held (%s)", channel_id, hold.describe())
             return
@@ -185,6 +198,7 @@ class Holds:
         hold = self.ledger.held.pop(channel_id, None)
         self.troubled(channel_id).clear()
         self._wake.pop(channel_id, None)
+        self._tried.pop(channel_id, None)
         if hold is not None:
             log.warning(
                 "channel %s takes posts again (held since %s: %s)", channel_id, hold.since, hold.describe()
@@ -194,6 +208,7 @@ class Holds:
         """The channel's answer is undeliverable: nothing waits for it any more."""
         self.ledger.undeliverable += 1
         self.ledger.held.pop(channel_id, None)
+        self._tried.pop(channel_id, None)
         self.troubled(channel_id).clear()
 
     # ------------------------------------------------------------------ degrading

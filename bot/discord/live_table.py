@@ -7,6 +7,7 @@ until done and recorded by the service step by step; a start redoes what an earl
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Mapping
 from datetime import datetime
@@ -90,7 +91,7 @@ class LiveTables:
         async def close_thread() -> None:
             note = texts.render("discord.thread.cannot_lock", {}, lang)
             what = f"closing the finished game's thread {thread_id}"
-            closing = lambda: threads.close(self.client, thread_id, note)  # noqa: E731
+            closing = functools.partial(threads.close, self.client, thread_id, note)
             if await self.delivery.persist(what, closing, thread_id):
                 await self.delivery.closing_done(game_id, THREAD)
 

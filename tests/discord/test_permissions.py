@@ -308,3 +308,20 @@ async def test_the_invalid_requests_are_counted_and_shown(quick: Table) -> None:
         assert report["invalid_requests_10min"] == 1
         assert report["held"][p.channel]["missing"] == failures.SEND_MESSAGES
         assert report["failures"][failures.PERMISSION] == 1
+
+
+async def test_refusals_in_a_channel_without_send_messages_are_tried_once_in_all(
+    quick: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every bad line gets a refusal, but in a channel that refused the bot it is not even tried again:
+    the held channel costs one refused request, however much is typed."""
+    table, p = quick, quick.people
+    caplog.set_level(logging.INFO, logger="bot.discord.delivery")
+    async with table.running() as bot:
+        await opened(table)
+        await deny(table, perms.SEND_MESSAGES)
+        for _ in range(3):
+            await table.say(p.ben, "weiter")  # ben has not joined: a refusal each time
+        await until(lambda: bot.front.delivery.holds.hold_of(p.channel) is not None)
+        await until(lambda: sum("a note to it is dropped" in r.getMessage() for r in caplog.records) == 2)
+        assert refused_posts(table, p.channel) == [403]
