@@ -27,6 +27,7 @@ TEXT_PLACES = frozenset({"text", "thread"})  # a text channel: a thread unless i
 REMINDER_SHARE = 5  # remind when a fifth of the turn time is left …
 REMINDER_FLOOR_S = 60  # … but at least a minute before the deadline …
 REMINDER_CAP_SHARE = 2  # … and never earlier than halfway through the turn
+LEADERS_NAMED = 10  # a result line names this many tied leaders and counts the others
 THREAD = stored.THREAD  # a step of a finished game's closing: its thread archived and locked
 RESULT = stored.RESULT  # the other step: its home's result line posted (or none needed: a forum)
 
@@ -88,6 +89,11 @@ def result_line(
         return narrator.line("discord.thread.result_empty", {"title": title}, lang, game=game)
     best = max(seat.points for seat in seats)
     ahead = [seat.player for seat in seats if seat.points == best]
+    if len(ahead) > LEADERS_NAMED:  # a line, not a list: the others are counted
+        facts = {"title": title, "players": ahead[:LEADERS_NAMED], "more": len(ahead) - LEADERS_NAMED}
+        return narrator.line(
+            "discord.thread.result_many", {**facts, "points": best}, lang, game=game, name_of=namer(seats)
+        )
     facts = {"title": title, "players": ahead, "points": best}
     return narrator.line("discord.thread.result", facts, lang, game=game, name_of=namer(seats))
 

@@ -19,6 +19,7 @@ import discord
 from bot import texts
 from bot.discord.delivery import Tracked
 from bot.discord.mentions import service_text
+from bot.discord.outgoing import answer_for
 from bot.forum import Pending
 from bot.store import CatchUpPoint
 
@@ -124,6 +125,7 @@ def _redeliver(front: Front, channel_id: int, pending: Pending) -> None:
         reply,
         pending.message_id,
         reference=reference,
+        named=answer_for(int(pending.actor), reply.language) if pending.actor.isdigit() else None,
         look_first=True,
         logged_at=pending.logged_at,
         closing=False,  # finish_closings knows which steps are left

@@ -18,6 +18,7 @@ from bot.discord.boards import ChoiceButton, ChoiceSelect, JoinButton
 from bot.discord.command_ids import CommandIds
 from bot.discord.command_sync import register
 from bot.discord.commands import DiscordSpelling
+from bot.discord.failures import invalid_request_trace
 from bot.discord.front import Front, front_of
 from bot.discord.invite import invite_url
 from bot.discord.mentions import nobody
@@ -58,13 +59,14 @@ class CroupierBot(discord.AutoShardedClient):
             shards["shard_count"] = self.options.shard_count
         if self.options.shard_ids is not None:
             shards["shard_ids"] = list(self.options.shard_ids)
+        self.front = Front(self, croupier, self.options)
         super().__init__(
             intents=intents(self.options.message_content),
             allowed_mentions=nobody(),
             guild_ready_timeout=self.options.guild_ready_timeout,
+            http_trace=invalid_request_trace(self.front.delivery.ledger),
             **shards,
         )
-        self.front = Front(self, croupier, self.options)
         self.tree = CroupierTree(self)
         install(self.tree)
         seconds = self.options.turn_clock_seconds
@@ -127,6 +129,32 @@ class CroupierBot(discord.AutoShardedClient):
 
     async def on_resumed(self) -> None:
         await catch_up.start(self.front, deliver=False)
+
+    # A held channel's posts are tried again when its permissions may have changed (docs/discord.md).
+
+    async def on_guild_channel_update(self, before: Any, after: discord.abc.GuildChannel) -> None:
+        self.front.delivery.holds.released(channel=after.id)
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        self.front.delivery.holds.released(channel=after.id)
+
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        self.front.delivery.holds.released(guild=after.id)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self.front.delivery.holds.released(guild=after.guild.id)
+
+    async def on_guild_role_create(self, role: discord.Role) -> None:
+        self.front.delivery.holds.released(guild=role.guild.id)
+
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        self.front.delivery.holds.released(guild=role.guild.id)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.front.delivery.holds.guild_joined(guild.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.front.delivery.holds.guild_removed(guild.id)
 
     async def close(self) -> None:
         if self.turn_clock is not None:

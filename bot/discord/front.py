@@ -33,11 +33,14 @@ from bot.discord.boards import Press
 from bot.discord.context import from_interaction, from_message, language_of_locale
 from bot.discord.delivery import Delivery, Tracked
 from bot.discord.embeds import game_embeds, refusal_content, text_embeds
+from bot.discord.failures import PERMISSION
+from bot.discord.limits import CONTENT_MAX, clip
 from bot.discord.live_table import LiveTables
 from bot.discord.mentions import nobody, quiet, service_text
 from bot.discord.options import BotOptions
-from bot.discord.outbox import Outbox
-from bot.discord.outgoing import Outgoing, outgoing
+from bot.discord.outbox import ANSWERS, Outbox
+from bot.discord.outgoing import Outgoing, answer_for, outgoing
+from bot.discord.rights import label
 from bot.keyed_locks import KeyedLocks
 from bot.replies import Reply
 from bot.store import StoreUnavailable
@@ -91,6 +94,7 @@ class Front:
             acknowledged=self._acknowledged,
             backoff_start=options.retry_start_seconds,
             backoff_cap=options.retry_cap_seconds,
+            probe_after=options.hold_probe_seconds,
         )
         self.live = LiveTables(client, self.outbox, self.delivery)
         self.defer_after = options.defer_after_seconds
@@ -133,7 +137,7 @@ class Front:
             log.warning("store unavailable while handling message %s: %s", message.id, error)
             if might_be_command(text) and not catching_up and message.guild is not None:
                 lang = language_of_locale(message.guild.preferred_locale)
-                self._note_line(message, texts.render("error.store_unavailable", {}, lang))
+                self._note_line(message, texts.render("error.store_unavailable", {}, lang), lang)
         except Exception:
             log.exception("message %s in channel %s failed", message.id, message.channel.id)
 
@@ -143,36 +147,37 @@ class Front:
         if catching_up and reply.error_code == DID_YOU_MEAN:
             return
         if not reply.ok:
-            self._note_line(message, refusal_content(reply))
+            self._note_line(message, refusal_content(reply), reply.language)
             return
         if reply.private:  # advice: never in the channel (a reply there is seen by all)
             self.outbox.put(message.channel.id, lambda: self._privately(message, reply))
             return
         reference = message.to_reference(fail_if_not_exists=False)
-        self.publish(message.channel.id, reply, f"discord:{message.id}", reference=reference)
+        named = answer_for(message.author.id, reply.language)
+        self.publish(message.channel.id, reply, f"discord:{message.id}", reference=reference, named=named)
 
-    def _note_line(self, message: discord.Message, content: str) -> None:
+    def _note_line(self, message: discord.Message, content: str, lang: str) -> None:
         """A short answer to a line (a refusal), referencing it; nothing is pinged."""
-        reference = message.to_reference(fail_if_not_exists=False)
-        out = Outgoing([], nobody(), content=content)
-        self.outbox.put(message.channel.id, lambda: self._post_once(message.channel.id, out, reference))
+        out = Outgoing.of([], nobody(), content=content)
+        self.outbox.put(message.channel.id, lambda: self._post_once(message, out, lang))
 
-    async def _post_once(self, channel_id: int, out: Outgoing, reference: discord.MessageReference) -> None:
-        await self.delivery.post(channel_id, out, reference=reference)
+    async def _post_once(self, message: discord.Message, out: Outgoing, lang: str) -> None:
+        reference = message.to_reference(fail_if_not_exists=False)
+        named = answer_for(message.author.id, lang)
+        await self.delivery.post(message.channel.id, out, reference=reference, named=named, lang=lang)
 
     async def _privately(self, message: discord.Message, reply: Reply) -> None:
         """A private answer to a typed line goes by direct message; with those closed, a note in the
         channel says how to ask instead — never the answer itself."""
         try:
-            await message.author.send(embeds=game_embeds(reply), allowed_mentions=nobody())
+            for part in Outgoing.of(game_embeds(reply), nobody()).parts():
+                await message.author.send(**part.kwargs())
         except discord.HTTPException as error:
             if error.code != DM_CLOSED and error.status != 403:
                 log.warning("could not send a private answer to %s: %s", message.author.id, error)
             lang = reply.language
             note = Outgoing([], nobody(), content=texts.render("discord.private.dm_closed", {}, lang))
-            await self.delivery.post(
-                message.channel.id, note, reference=message.to_reference(fail_if_not_exists=False)
-            )
+            await self._post_once(message, note, lang)
 
     # ------------------------------------------------------------------ replies
 
@@ -183,6 +188,7 @@ class Front:
         message_id: str | None = None,
         *,
         reference: discord.MessageReference | None = None,
+        named: str | None = None,
         look_first: bool = False,
         logged_at: datetime | None = None,
         header: str | None = None,
@@ -191,7 +197,8 @@ class Front:
         """Queue a public reply's post in the channel — retried until delivered when the log tracks it
         (``message_id``: what it answers) — then the board move, the live table and, at a game's end,
         its thread's closing (``closing`` False: the start redoes what is left of it, knowing what is).
-        ``header``: a line in front (naming the player of a lost interaction)."""
+        ``header``: a line in front (naming the player of a lost interaction); ``named``: the line
+        that names the player when the channel refuses the reply (no Read Message History)."""
         out = outgoing(reply) if reply.game_id is not None else _plain(reply)
         if header is not None:
             out = out.headed(header, out.allowed_mentions)
@@ -199,7 +206,13 @@ class Front:
 
         async def post() -> None:
             sent = await self.delivery.post(
-                channel_id, out, tracked=tracked, reference=reference, look_first=look_first
+                channel_id,
+                out,
+                tracked=tracked,
+                reference=reference,
+                named=named,
+                lang=reply.language,
+                look_first=look_first,
             )
             if sent is not None and reply.game_id is not None:
                 await self._board_moved(channel_id, sent.id if out.view is not None else None)
@@ -308,8 +321,8 @@ class Front:
                     self._answer_with(answer, reply)
                     return
                 self.publish(channel, reply, msg.message_id)
-                told = Outgoing(game_embeds(replace(reply, cards=())), nobody())
-                self.outbox.put(here, lambda: self._send_note(answer, told))
+                told = Outgoing.of(game_embeds(replace(reply, cards=())), nobody())
+                self.outbox.put(here, lambda: self._send_note(answer, told), lane=ANSWERS)
         except Exception as error:
             await self.failed(interaction, error)
 
@@ -324,34 +337,76 @@ class Front:
     def _answer_with(
         self, answer: Answer, reply: Reply, *, ephemeral: bool = False, draw: Draw | None = None
     ) -> None:
-        """Queue the interaction's answer behind the channel's earlier posts (and, for a public reply
-        about a game, its live table after it)."""
+        """Queue the interaction's answer in the channel's lane of answers (and, for a public reply
+        about a game, its live table after it in the channel's posts). An interaction answer needs no
+        channel permission, so it never waits for a held channel; a public one waits for the posts
+        queued before it while they go out, so the channel reads in the order the moves were made."""
         interaction = answer.interaction
         channel_id = interaction.channel_id or 0
+        public = not (reply.private or ephemeral or not reply.ok)
+        before = self.outbox.tail(channel_id) if public else None
 
         async def send() -> None:
             try:
+                if before is not None:
+                    await self._behind(channel_id, before)
                 if draw is not None and await draw(self, interaction, reply):
                     return
                 await self._answer_reply(answer, reply, ephemeral)
             except (AnsweredElsewhere, InteractionGone, discord.HTTPException) as error:
                 log.info("could not answer interaction %s: %s", interaction.id, error)  # nothing stored
             finally:
+                await self._tell_if_held(answer, reply.language)
                 await self._forget(answer)
 
-        self.outbox.put(channel_id, send)
+        self.outbox.put(channel_id, send, lane=ANSWERS)
         if not (reply.private or ephemeral):
             self._after_reply(channel_id, reply)
+
+    async def _behind(self, channel_id: int, before: asyncio.Event) -> None:
+        """Until the posts queued before are out, or the channel's posts stop going out (held, failing)."""
+        if before.is_set():
+            return
+        waits = [
+            asyncio.ensure_future(before.wait()),
+            asyncio.ensure_future(self.delivery.holds.troubled(channel_id).wait()),
+        ]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
+    async def _tell_if_held(self, answer: Answer, lang: str) -> None:
+        """Once per hold: the player who used a command in a channel the bot cannot post in learns
+        (privately) what permission is missing — the channel itself takes no post."""
+        channel_id = answer.interaction.channel_id or 0
+        hold = self.delivery.holds.hold_of(channel_id)
+        if hold is None or hold.told or hold.kind != PERMISSION:
+            return
+        hold.told = True
+        facts = {"permission": label(hold.missing, lang) if hold.missing else ""}
+        key = "discord.permission.held" if hold.missing else "discord.permission.held_unknown"
+        try:
+            await answer.send(Outgoing([], nobody(), content=texts.render(key, facts, lang)), True)
+        except (AnsweredElsewhere, InteractionGone, discord.HTTPException) as error:
+            hold.told = False
+            log.info(
+                "could not tell interaction %s why channel %s is held: %s",
+                answer.interaction.id,
+                channel_id,
+                error,
+            )
 
     async def _answer_reply(self, answer: Answer, reply: Reply, ephemeral: bool) -> None:
         interaction = answer.interaction
         channel_id = interaction.channel_id or 0
         if not reply.ok:
-            out, private = Outgoing([], nobody(), content=refusal_content(reply)), True
+            out, private = Outgoing.of([], nobody(), content=refusal_content(reply)), True
         elif reply.game_id is None:
             out, private = _plain(reply), ephemeral or reply.private
         elif reply.private:  # advice: the story for the asker alone, no board
-            out, private = Outgoing(game_embeds(reply), nobody()), True
+            out, private = Outgoing.of(game_embeds(reply), nobody()), True
         else:
             out, private = outgoing(reply), ephemeral
         tracked = None if private else self._tracked(reply, f"interaction:{interaction.id}")
@@ -366,9 +421,9 @@ class Front:
                 return
             # A stored move's answer must not get lost: in the channel, naming the player.
             lang = reply.language
-            line = texts.render("discord.delivery.answer_for", {"name": f"<@{interaction.user.id}>"}, lang)
+            line = answer_for(interaction.user.id, lang)
             sent = await self.delivery.post(
-                channel_id, out.headed(line, out.allowed_mentions), tracked=tracked
+                channel_id, out.headed(line, out.allowed_mentions), tracked=tracked, lang=lang
             )
             message_id = sent.id if sent is not None else None
         else:
@@ -430,7 +485,7 @@ class Front:
             made = await threads.create(self.client, home, plan.thread_title, placeholder)
         except threads.CannotCreateThread:
             note = Outgoing([], nobody(), content=texts.render("discord.thread.cannot_create", {}, lang))
-            self.outbox.put(interaction.channel_id or 0, lambda: self._send_note(answer, note))
+            self.outbox.put(interaction.channel_id or 0, lambda: self._send_note(answer, note), lane=ANSWERS)
             return
         there = replace(
             msg,
@@ -449,14 +504,17 @@ class Front:
                         [], nobody(), content=texts.render("discord.thread.opened", facts, lang)
                     )
                     self.outbox.put(
-                        interaction.channel_id or 0, lambda: self._send_note_public(answer, pointer)
+                        interaction.channel_id or 0,
+                        lambda: self._send_note_public(answer, pointer),
+                        lane=ANSWERS,
                     )
                     return
         except BaseException:
             await threads.remove(self.client, made, placeholder)
             raise
         # Refused after all (another moderator was quicker): the thread goes, the refusal is told.
-        await threads.remove(self.client, made, refusal_content(reply) if not reply.ok else placeholder)
+        said = clip(refusal_content(reply), CONTENT_MAX) if not reply.ok else placeholder
+        await threads.remove(self.client, made, said)
         self._answer_with(answer, reply)
 
     async def _send_note_public(self, answer: Answer, out: Outgoing) -> None:
@@ -546,7 +604,9 @@ class Front:
 
 def _plain(reply: Reply) -> Outgoing:
     """A reply about no game (settings, a tournament, help) as text embeds."""
-    return Outgoing(text_embeds(quiet(reply.text), escape.plain(reply.title)), nobody())
+    return Outgoing.of(
+        text_embeds(quiet(reply.text), escape.plain(reply.title), lang=reply.language), nobody()
+    )
 
 
 def front_of(interaction: discord.Interaction[Any]) -> Front:

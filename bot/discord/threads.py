@@ -79,11 +79,16 @@ async def create(
         if isinstance(home, discord.TextChannel):
             return await _text_thread(home, name, placeholder)
     except discord.Forbidden as error:
+        needs = (  # a forum post needs Send Messages (Discord ignores Create Public Threads there)
+            "Send Messages"
+            if isinstance(home, discord.ForumChannel)
+            else "Create Public Threads and Send Messages in Threads"
+        )
         log.error(
-            "cannot create a game thread in channel %s (%s): the bot needs Create Public Threads and Send "
-            "Messages in Threads there (docs/discord.md)",
+            "cannot create a game thread in channel %s (%s): the bot needs %s there (docs/discord.md)",
             home.id,
             error.text or error.code,
+            needs,
         )
         raise CannotCreateThread(str(error)) from error
     raise CannotCreateThread(f"channel {home.id} takes no threads ({type(home).__name__})")

@@ -377,7 +377,10 @@ async def test_without_create_public_threads_the_moderator_is_told_and_nothing_o
 async def test_an_opening_whose_live_table_failed_is_drawn_once_posting_works(hall: Hall) -> None:
     p, emu = hall.table.people, hall.emu
     hall.table.options = dataclasses.replace(
-        hall.table.options, retry_start_seconds=0.05, acknowledge_after_seconds=0.05
+        hall.table.options,
+        retry_start_seconds=0.05,
+        acknowledge_after_seconds=0.05,
+        hold_probe_seconds=0.1,  # refused: held until the probe tries again (an hour in production)
     )
     async with hall.table.running():
         refusing = emu.fail_requests(operation="update_message", status=403, times=2)

@@ -373,6 +373,15 @@ class DiscordEmulator:
         data["guild_id"] = str(guild_id)
         await self.gateway.dispatch("GUILD_MEMBER_UPDATE", data, guild_id=guild_id, intent=GUILD_MEMBERS)
 
+    async def remove_bot(self, guild_id: int) -> None:
+        """The bot is kicked from the guild: its sessions get GUILD_DELETE without ``unavailable`` ("If
+        the unavailable field is not set, the user was removed from the guild",
+        https://discord.com/developers/docs/events/gateway-events#guild-delete), and from then on every
+        request about the guild's channels is refused with 50001 Missing Access."""
+        guild = self.world.guild(guild_id)
+        await self.gateway.dispatch("GUILD_DELETE", {"id": str(guild_id)}, guild_id=guild_id, intent=GUILDS)
+        guild.members.pop(self.bot_id, None)
+
     def dm_channel_sync(self, user_id: int) -> int:
         """The direct-message channel between the bot and a user (created on first use, as Discord does)."""
         self.world.user(user_id)
@@ -1107,7 +1116,8 @@ class DiscordEmulator:
         """The next `times` requests that match (spec operationId, method, spec path template, channel —
         all given must match) fail with `status` (403 Missing Permissions, 500, 502/503/504 from the edge,
         429 with `retry_after`) or, with `hang` seconds (math.inf: until `fault.release()`), get no answer
-        and then `then`: "drop" the connection, "fail" with `status`, or "process" late. Returns the rule;
+        and then `then`: "drop" the connection, "fail" with `status`, or "process" late; `then="lose"`
+        does the work at once and closes the connection instead of answering. Returns the rule;
         `fault.hits` lists the requests it answered."""
         return self.faults.add(
             Fault(
