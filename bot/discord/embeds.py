@@ -169,8 +169,13 @@ def text_embeds(text: str, title: str = "", colour: discord.Colour = NEUTRAL) ->
 def refusal_content(reply: Reply) -> str:
     """A refusal as a short message: why, and (from the catalogue) what is valid now. Refusals hold no
     markup of their own, so all of it is literal text (it may repeat what a player typed) — but for
-    the mentions of the commands it names."""
-    return clip(f"⚠️ {escape.keeping_commands(reply.text)}", CONTENT_MAX)
+    the mentions of the commands it names. One that points at a game's thread links it."""
+    text = f"⚠️ {escape.keeping_commands(reply.text)}"
+    if reply.elsewhere.isdigit():
+        text += " " + texts.render(
+            "discord.thread.go_there", {"thread": f"<#{reply.elsewhere}>"}, reply.language
+        )
+    return clip(text, CONTENT_MAX)
 
 
 def standings_embed(table: StandingsTable, lang: str) -> discord.Embed:
