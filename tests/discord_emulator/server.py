@@ -986,6 +986,11 @@ class DiscordEmulator:
         """INVALID_SESSION (not resumable) to everyone: clients must IDENTIFY again."""
         return await self.gateway.invalidate_sessions()
 
+    async def invalidate_shard(self, shard_id: int) -> int:
+        """INVALID_SESSION (not resumable) to one shard's session only; the other shards stay connected
+        (see `Gateway.invalidate_shard`)."""
+        return await self.gateway.invalidate_shard(shard_id)
+
     @property
     def gateway_log(self) -> Journal[GatewayRecord]:
         return self.gateway.records

@@ -11,9 +11,9 @@ from datetime import timedelta
 import pytest
 
 from bot.store import GameSave, NewLogEntry, Store
-from engine.game import Seat
 from bot.store.repositories.delivery import DELIVERED, PENDING, UNDELIVERABLE
 from bot.store.repositories.forum import RESULT, THREAD
+from engine.game import Seat
 from tests.store.test_repositories import COMMITMENT, NOW, SEED, close, new_game
 
 

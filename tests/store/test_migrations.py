@@ -402,8 +402,8 @@ async def test_0009_keeps_how_far_a_game_channel_was_read_and_goes_back_cleanly(
     execute(
         blank_db_url,
         "INSERT INTO games (tournament_id, channel, kind, number, options, status, seed, commitment, "
-        f"dice_used, snapshot, version, opened_at) VALUES (1, 'home', 'verflixte6', 1, '{{}}', 'open', {seed}, "
-        "'c', 0, '{}', 1, '2026-03-01 20:00:00+00:00')",
+        "dice_used, snapshot, version, opened_at) VALUES (1, 'home', 'verflixte6', 1, '{}', 'open', "
+        f"{seed}, 'c', 0, '{{}}', 1, '2026-03-01 20:00:00+00:00')",
     )
     upgrade(blank_db_url)
     async with await Store.open(blank_db_url) as store:
