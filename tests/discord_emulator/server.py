@@ -78,6 +78,7 @@ RESUME_PATH = "/gateway-resume"
 APP_FLAG_PRESENCE_LIMITED = 1 << 13
 APP_FLAG_MEMBERS_LIMITED = 1 << 15
 APP_FLAG_CONTENT_LIMITED = 1 << 19
+BOT_DM = 1  # the interaction context of a direct message with the bot
 
 
 def _token_for(bot_id: int) -> str:
@@ -373,6 +374,18 @@ class DiscordEmulator:
         data["guild_id"] = str(guild_id)
         await self.gateway.dispatch("GUILD_MEMBER_UPDATE", data, guild_id=guild_id, intent=GUILD_MEMBERS)
 
+    async def remove_member(self, guild_id: int, user_id: int) -> None:
+        """The member leaves the guild (or is kicked): the user stays a Discord user, so an interaction
+        option naming them resolves to a user without a member object — "resolved ... members: partial
+        member objects" exist only for members
+        (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-resolved-data-structure)."""
+        guild = self.world.guild(guild_id)
+        if user_id not in guild.members:
+            raise UsageError(f"user {user_id} is not a member of guild {guild_id}")
+        del guild.members[user_id]
+        data = {"guild_id": str(guild_id), "user": payloads.user(self.world.user(user_id))}
+        await self.gateway.dispatch("GUILD_MEMBER_REMOVE", data, guild_id=guild_id, intent=GUILD_MEMBERS)
+
     def dm_channel_sync(self, user_id: int) -> int:
         """The direct-message channel between the bot and a user (created on first use, as Discord does)."""
         self.world.user(user_id)
@@ -666,6 +679,13 @@ class DiscordEmulator:
         self, command: dict[str, Any], guild_id: int | None, channel_id: int, user_id: int
     ) -> None:
         if guild_id is None:
+            # https://discord.com/developers/docs/interactions/application-commands#interaction-contexts:
+            # `contexts` says where a global command can be used (0 guild, 1 bot DM, 2 private channel);
+            # the deprecated `dm_permission` counts only when a command has no `contexts`.
+            contexts = command.get("contexts")
+            in_dms = BOT_DM in contexts if contexts is not None else command.get("dm_permission", True)
+            if not in_dms:
+                raise UsageError(f"/{command['name']} cannot be used in direct messages")
             return
         granted = self.world.permissions(guild_id, user_id, channel_id)
         if not granted & perms.VIEW_CHANNEL:
