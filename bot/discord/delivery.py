@@ -199,6 +199,7 @@ class Delivery:
         tried once (the next move's edit draws the newer state anyway). Answers whether it was made."""
         partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         delay = self.backoff_start
+        unarchived = False
         while True:
             try:
                 await asyncio.wait_for(partial.edit(**out.edit_kwargs()), self.post_timeout)
@@ -206,6 +207,17 @@ class Delivery:
                 await self._undeliverable(channel_id, tracked, error)
                 return False
             except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as error:
+                if (
+                    isinstance(error, discord.HTTPException)
+                    and error.code == THREAD_ARCHIVED
+                    and not unarchived
+                ):
+                    # A message in an archived thread takes no edit (a forum post's live table, after
+                    # Discord archived the quiet post): unarchived, it does; the closing archives it again.
+                    # A locked thread is a finished game's record: it stays as it is.
+                    unarchived = await self._unarchive(channel_id, unless_locked=True)
+                    if unarchived:
+                        continue
                 passing = not isinstance(error, discord.HTTPException) or _may_pass(error)
                 if tracked is None or not passing or self._stopping:
                     log.warning(
@@ -284,8 +296,12 @@ class Delivery:
         except StoreUnavailable as error:
             log.warning("closing step %s of game %s is done but not recorded: %s", step, game_id, error)
 
-    async def _unarchive(self, channel_id: int) -> bool:
+    async def _unarchive(self, channel_id: int, *, unless_locked: bool = False) -> bool:
         try:
+            if unless_locked:
+                thread = await self.client.fetch_channel(channel_id)
+                if isinstance(thread, discord.Thread) and thread.locked:
+                    return False
             await self.client.http.edit_channel(channel_id, archived=False)
         except discord.HTTPException as error:
             log.warning("thread %s is archived and stays so (%s)", channel_id, error)

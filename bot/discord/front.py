@@ -455,8 +455,8 @@ class Front:
             if home is None:
                 raise threads.CannotCreateThread("no home channel")
             made = await threads.create(self.client, home, plan.thread_title, placeholder)
-        except threads.CannotCreateThread:
-            note = Outgoing([], nobody(), content=texts.render("discord.thread.cannot_create", {}, lang))
+        except threads.CannotCreateThread as refused:
+            note = Outgoing([], nobody(), content=texts.render(refused.why, {}, lang))
             self.outbox.put(interaction.channel_id or 0, lambda: self._send_note(answer, note))
             return
         there = replace(

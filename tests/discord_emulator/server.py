@@ -79,6 +79,7 @@ APP_FLAG_PRESENCE_LIMITED = 1 << 13
 APP_FLAG_MEMBERS_LIMITED = 1 << 15
 APP_FLAG_CONTENT_LIMITED = 1 << 19
 BOT_DM = 1  # the interaction context of a direct message with the bot
+ACTIVE_THREAD_LIMIT = 1000  # a guild's active threads at most (Discord documents the cap, not its size)
 
 
 def _token_for(bot_id: int) -> str:
@@ -121,6 +122,7 @@ class DiscordEmulator:
         self.interaction_window = interaction_window  # seconds a bot has to answer an interaction
         self.token_lifetime = token_lifetime  # seconds its token then works for followups and edits
         self.interaction_clock: Callable[[], float] = time.monotonic
+        self.active_thread_limit = ACTIVE_THREAD_LIMIT  # active threads a guild may have (threads.py)
         self.faults = Faults()
         self.spec = conformance.load_spec()
         self.spec_violations: list[conformance.SpecViolation] = []
@@ -254,11 +256,16 @@ class DiscordEmulator:
         parent_id: int | None = None,
         overwrites: Iterable[perms.Overwrite] = (),
         tags: Iterable[str] = (),
+        moderated_tags: Iterable[str] = (),
         require_tag: bool = False,
         default_auto_archive_duration: int | None = None,
     ) -> int:
         """A guild channel: text (default), voice, category, announcement, or a forum (`type=FORUM`, with
-        `tags` — their ids via `tag_id` — and `require_tag`)."""
+        `tags` — their ids via `tag_id` —, those of them only moderators may apply, and `require_tag`)."""
+        moderated = set(moderated_tags)
+        tags = list(tags)
+        if moderated - set(tags):
+            raise UsageError(f"moderated tags {sorted(moderated - set(tags))} are not among the tags")
         guild = self.world.guild(guild_id)
         if parent_id is not None and self.world.channel(parent_id).type != CATEGORY:
             raise UsageError(f"channel {parent_id} is not a category")
@@ -277,7 +284,9 @@ class DiscordEmulator:
             overwrites=list(overwrites),
             flags=REQUIRE_TAG if require_tag else 0,
             default_auto_archive_duration=default_auto_archive_duration,
-            available_tags=[{"id": self.snowflakes.next(), "name": t} for t in tags],
+            available_tags=[
+                {"id": self.snowflakes.next(), "name": t, "moderated": t in moderated} for t in tags
+            ],
         )
         self.world.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
