@@ -123,7 +123,7 @@ async def shard_ready(front: Front, shard_id: int) -> None:
     """A new session of the shard is ready: catch its guilds up (see the module docstring), then let
     their live events and turn timeouts go."""
     readiness = front.caught_up
-    readiness.connecting(shard_id)  # discord.py said so already; a missed on_shard_connect costs nothing
+    session = readiness.connecting(shard_id)  # said by on_shard_connect already; this one is caught up
     guild_ids = {guild.id for guild in front.client.guilds if readiness.shard_of(guild.id) == shard_id}
     try:
         if readiness.first_time(shard_id):
@@ -139,8 +139,8 @@ async def shard_ready(front: Front, shard_id: int) -> None:
     except Exception:
         log.exception("catching up shard %d failed; going on with its live events", shard_id)
     finally:
-        front.reads.caught_up(guild_ids)
-        readiness.caught_up(shard_id)
+        if readiness.caught_up(shard_id, session):
+            front.reads.caught_up(guild_ids)
 
 
 async def deliver_pending(front: Front, guild_ids: Collection[int]) -> int:

@@ -24,6 +24,7 @@ class Readiness:
         self._shard_ids = shard_ids
         self._shard_count = shard_count
         self._caught: dict[int, asyncio.Event] = {}
+        self._sessions: dict[int, int] = {}  # per shard, how many sessions began (a catch-up is of one)
         self._connected: set[int] = set()
         self._ever: set[int] = set()  # shards caught up once since this process started
         self._all = asyncio.Event()
@@ -48,17 +49,25 @@ class Readiness:
 
     # ------------------------------------------------------------------ what the gateway says
 
-    def connecting(self, shard_id: int) -> None:
-        """A new session of the shard: its guilds' events wait for its catch-up."""
+    def connecting(self, shard_id: int) -> int:
+        """A new session of the shard: its guilds' events wait for its catch-up. Answers the session's
+        number, which the catch-up of this session hands back to :meth:`caught_up`."""
         self._event(shard_id).clear()
         self._connected.add(shard_id)
+        self._sessions[shard_id] = self._sessions.get(shard_id, 0) + 1
         self._recount()
+        return self._sessions[shard_id]
 
-    def caught_up(self, shard_id: int) -> None:
+    def caught_up(self, shard_id: int, session: int) -> bool:
+        """The catch-up of the shard's session ``session`` is done — unless a newer session began
+        meanwhile, whose own catch-up lets the events go (then False)."""
+        if session != self._sessions.get(shard_id):
+            return False
         self._event(shard_id).set()
         self._connected.add(shard_id)
         self._ever.add(shard_id)
         self._recount()
+        return True
 
     def disconnected(self, shard_id: int) -> None:
         self._connected.discard(shard_id)
