@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -102,10 +102,7 @@ class Front:
         self._flusher: asyncio.Task[None] | None = None
         # Which shards caught up with what was typed while they were away: a guild's live events wait
         # for its own shard (bot.discord.readiness, bot.discord.catch_up).
-        self.caught_up = Readiness(
-            lambda: getattr(client, "shard_ids", None) or [getattr(client, "shard_id", None) or 0],
-            lambda: getattr(client, "shard_count", None),
-        )
+        self.caught_up = Readiness(lambda: _shards_of(client), lambda: getattr(client, "shard_count", None))
         self.reads = Reads(croupier, options.reads_noted_seconds)
         self.reads_history = True  # False once the log said that nothing is caught up without content
         self.started_at: datetime | None = None
@@ -585,6 +582,14 @@ class Front:
             log.warning("could not tell the user about the failure of %s: %s", interaction.id, http_error)
         finally:
             await self._forget(answer)
+
+
+def _shards_of(client: discord.Client) -> Collection[int] | None:
+    """The shards this process runs: those it was given, else all of them once their count is known
+    (discord.py keeps ``shard_ids`` None when it runs every shard)."""
+    given: Collection[int] | None = getattr(client, "shard_ids", None)
+    count = getattr(client, "shard_count", None)
+    return given or (range(count) if count else None)
 
 
 def _plain(reply: Reply) -> Outgoing:
