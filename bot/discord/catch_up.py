@@ -5,10 +5,11 @@ before it is locked); at every new session, read each open game's channel of the
 where it was last read and handle what was typed meanwhile, in order, exactly once (the command log
 sees to "once").
 
-Discord replays what a shard missed when it resumes its session (docs: Gateway → Resuming), so a
-resume reads nothing. A new session — the first, or one after Discord invalidated the old one (op 9)
-— gets no replay: discord.py then fires ``on_shard_ready`` for that shard alone (``on_ready`` only
-when every shard of the process identified together), and that is where the shard catches up.
+Discord replays what a shard missed when it resumes its session
+(https://discord.com/developers/docs/events/gateway#resuming), so a resume reads nothing. A new
+session — the first, or one after Discord invalidated the old one (op 9) — gets no replay: discord.py
+then fires ``on_shard_ready`` for that shard alone (``on_ready`` only when every shard of the process
+identified together), and that is where the shard catches up.
 
 Where a channel was last read: the newest message handled there with everything before it handled
 too (:class:`Reads`, kept in the store every half minute and at shutdown), or the last chat line the
