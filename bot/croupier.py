@@ -350,10 +350,11 @@ class Croupier:
             return _WRITES
         threaded = forum.in_threads(uow, msg.guild, msg.home)
         if threaded:
-            target = forum.sign_up_target(uow, threaded)
-            if isinstance(request, Given) and isinstance(request.command, Join) and target is not None:
-                return forum.Elsewhere(target.channel, forum.thread_place(msg.place))
-            found = forum.played_by(threaded, msg.author) or target or threaded[0]
+            if isinstance(request, Given) and isinstance(request.command, Join):
+                target = forum.sign_up_target(uow, threaded)
+                if target is not None:
+                    return forum.Elsewhere(target.channel, forum.thread_place(msg.place))
+            found = forum.played_by(threaded, msg.author) or threaded[0]
             private = isinstance(request, Pressed)
             return self._refuse(uow, msg, forum.pointer(self.narrator, found, here.lang, private=private))
         refused = self.narrator.refusal(
