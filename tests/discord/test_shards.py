@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -265,3 +266,35 @@ async def test_a_process_times_out_no_player_of_a_guild_it_does_not_serve(rooms:
     assert record.to_act == str(here.anna)
     timed_out = says("v6.timed_out", player="Anna")
     assert not any(timed_out in story(m) for m in emu.bot_messages)
+
+
+async def test_a_line_typed_while_its_shard_catches_up_waits_for_the_lines_before_it(rooms: Rooms) -> None:
+    """The shard reads the gap slowly; a line that arrives live meanwhile is answered after the gap's
+    line, in the order both were typed, each once."""
+    emu, here = rooms.emu, rooms.playing
+    rooms.dice.will_roll(4, 3)
+    async with rooms.running() as bot:
+        await rooms.seated(here)
+        gate = bot.hold(0)
+        await emu.invalidate_shard(0)
+        await emu.wait_for_gateway("invalid_session", lambda r: r.shard == (0, SHARDS))
+        gap = await emu.send_message(here.channel, here.anna, "weiter")
+        slow = emu.fail_requests(
+            route="/channels/{channel_id}/messages",
+            method="GET",
+            channel=here.channel,
+            hang=math.inf,
+            then="process",
+        )
+        gate.set()
+        await until(lambda: slow.times == 0)  # the history read is held
+        live = await emu.send_message(here.channel, here.anna, "weiter")  # arrives while it catches up
+        await asyncio.sleep(0.2)
+        assert answers_to(emu, live) == []  # it waits for the gap's line
+        slow.release()
+        first = await rooms.answer_to(here, gap)
+        second = await rooms.answer_to(here, live)
+        assert story(first) == [says("v6.freiwurf", player="Anna", face=4, total=4), asked("Anna")]
+        assert story(second)[0] == says("v6.thrown", player="Anna", face=3, total=7)
+        await asyncio.sleep(0.2)
+    assert (len(answers_to(emu, gap)), len(answers_to(emu, live))) == (1, 1)
