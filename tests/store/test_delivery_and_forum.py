@@ -9,10 +9,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import select
 
 from bot.store import GameSave, NewLogEntry, Store
 from bot.store.repositories.delivery import DELIVERED, PENDING, UNDELIVERABLE
 from bot.store.repositories.forum import RESULT, THREAD
+from bot.store.repositories.tables import reads_t
 from engine.game import Seat
 from tests.store.test_repositories import COMMITMENT, NOW, SEED, close, new_game
 
@@ -228,6 +230,16 @@ async def test_how_far_a_game_channel_was_read_is_kept_for_open_games_only(store
     assert points["chan-2"].read == "190"
     with store.transaction() as uow:
         assert uow.forum.note_reads({}, NOW) == 0
+    with store.transaction(read_only=True) as uow:
+        record = uow.games.open_in("chan-2")
+    assert record is not None
+    await close(store, record, {})  # its game ended: what was kept for chan-2 goes with the next note
+    with store.transaction() as uow:
+        assert uow.forum.note_reads({("guild-1", "chan-1"): "170"}, NOW) == 1
+        uow.commit()
+    with store.engine.connect() as connection:
+        kept = connection.execute(select(reads_t.c.channel, reads_t.c.newest)).all()
+    assert [tuple(row) for row in kept] == [("chan-1", "170")]
 
 
 async def test_overdue_games_come_with_their_guild_the_most_overdue_first(store: Store) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from sqlalchemy import and_, bindparam, func, literal_column, or_, select, update
+from sqlalchemy import and_, bindparam, delete, exists, func, literal_column, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -126,6 +126,13 @@ _IN_THREADS_OF_HOME = (
     )
     .order_by(games_t.c.id, participants_t.c.position)
 )
+_FORGOTTEN_READS = delete(reads_t).where(
+    ~exists(
+        select(games_t.c.id)
+        .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
+        .where(IS_OPEN, games_t.c.channel == reads_t.c.channel, tournaments_t.c.guild == reads_t.c.guild)
+    )
+)
 _OPEN_GAME_CHANNELS = (
     select(tournaments_t.c.guild, games_t.c.channel)
     .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
@@ -215,11 +222,13 @@ class Forum:
 
     def note_reads(self, reads: Mapping[tuple[str, str], str], now: datetime) -> int:
         """Keep, per (guild, channel), the newest message a front end read there with everything before
-        it read too — for channels with an open game only (no other channel is ever caught up); answers
-        how many were kept. The front end gives only ever newer ids for a channel."""
+        it read too — for channels with an open game only (no other channel is ever caught up; what was
+        kept for a channel whose game has ended goes); answers how many were kept. The front end gives
+        only ever newer ids for a channel."""
         check_instant("now", now)
         if not reads:
             return 0
+        self._tx.execute(_FORGOTTEN_READS)
         channels = sorted({channel for _, channel in reads})
         playing = {
             (row.guild, row.channel)
