@@ -128,16 +128,17 @@ async def test_a_restart_reads_on_from_the_newest_line_read_not_from_the_last_mo
 
 
 async def test_a_catch_up_reads_pages_up_to_its_ceiling_and_says_where_it_stopped(
-    table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    table: Table, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """A gap longer than the ceiling (1,000 messages): read in Discord's pages of 100, then a warning
+    naming the channel; the move at its start is answered."""
     p = table.people
-    monkeypatch.setattr(catch_up, "HISTORY_CEILING", 150)
     table.dice.will_roll(6)
     async with table.running():
         await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
         await table.slash_message(p.anna, "mitmachen")
     line = await table.say(p.anna, "weiter")
-    for n in range(199):
+    for n in range(catch_up.HISTORY_CEILING + 49):
         await table.say(p.ben, f"Plauderei {n}")
     before = len(history_reads(table))
     with caplog.at_level(logging.WARNING, logger="bot.discord.catch_up"):
@@ -145,11 +146,11 @@ async def test_a_catch_up_reads_pages_up_to_its_ceiling_and_says_where_it_stoppe
             answer = await table.answer_to(line)
             assert story(answer) == [table.says("v6.freiwurf", player="Anna", face=6, total=6), asked("Anna")]
     pages = history_reads(table)[before:]
-    assert [int(q["limit"]) for q in pages] == [100, 50]  # Discord's pages, up to the ceiling
+    assert [int(q["limit"]) for q in pages] == [100] * (catch_up.HISTORY_CEILING // 100)
     stopped = [r.getMessage() for r in caplog.records if "ceiling" in r.getMessage()]
     assert len(stopped) == 1
     assert str(p.channel) in stopped[0]
-    assert "150" in stopped[0]
+    assert str(catch_up.HISTORY_CEILING) in stopped[0]
 
 
 async def test_without_message_content_nothing_is_read_back(
