@@ -386,7 +386,7 @@ class Delivery:
         partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         rights = self.holds.rights(channel_id)
         text = out.embedded and not rights.embed
-        delay, first_failure = self.backoff_start, None
+        delay, first_failure, unarchived = self.backoff_start, None, False
         while True:
             shown = out.as_text() if text else out
             if text:
@@ -400,6 +400,13 @@ class Delivery:
                     await self._undeliverable(channel_id, tracked)
                 return False
             except Exception as error:
+                if _archived(error) and not unarchived:
+                    # A message in an archived thread takes no edit (a forum post's live table, after
+                    # Discord archived the quiet post): unarchived, it does; the closing archives it again.
+                    # A locked thread is a finished game's record: it stays as it is.
+                    unarchived = await self._unarchive(channel_id, unless_locked=True)
+                    if unarchived:
+                        continue
                 kind = self.holds.failed(channel_id, error)
                 if kind == TRANSIENT and tracked is not None and not self.holds.stopping:
                     first_failure = first_failure or time.monotonic()
@@ -525,8 +532,12 @@ class Delivery:
         except StoreUnavailable as error:
             log.warning("closing step %s of game %s is done but not recorded: %s", step, game_id, error)
 
-    async def _unarchive(self, channel_id: int) -> bool:
+    async def _unarchive(self, channel_id: int, *, unless_locked: bool = False) -> bool:
         try:
+            if unless_locked:
+                thread = await self.client.fetch_channel(channel_id)
+                if isinstance(thread, discord.Thread) and thread.locked:
+                    return False
             await self.client.http.edit_channel(channel_id, archived=False)
         except discord.HTTPException as error:
             log.warning("thread %s is archived and stays so (%s)", channel_id, error)

@@ -290,8 +290,14 @@ def text_embeds(
 def refusal_content(reply: Reply) -> str:
     """A refusal as a short message: why, and (from the catalogue) what is valid now. Refusals hold no
     markup of their own, so all of it is literal text (it may repeat what a player typed) — but for
-    the mentions of the commands it names. Longer than a message it continues (see ``Outgoing``)."""
-    return f"⚠️ {escape.keeping_commands(reply.text)}"
+    the mentions of the commands it names; one that points at a game's thread links it. Longer than a
+    message it continues (see ``Outgoing``)."""
+    text = f"⚠️ {escape.keeping_commands(reply.text)}"
+    if reply.elsewhere.isdigit():
+        text += " " + texts.render(
+            "discord.thread.go_there", {"thread": f"<#{reply.elsewhere}>"}, reply.language
+        )
+    return text
 
 
 def standings_embeds(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -30,6 +30,7 @@ from bot.croupier import Croupier, Incoming, might_be_command
 from bot.discord import escape, threads
 from bot.discord.answering import Answer, AnsweredElsewhere, InteractionGone
 from bot.discord.boards import Press
+from bot.discord.catch_up import Reads
 from bot.discord.context import from_interaction, from_message, language_of_locale
 from bot.discord.delivery import Delivery, Tracked
 from bot.discord.embeds import game_embeds, refusal_content, text_embeds
@@ -40,7 +41,9 @@ from bot.discord.mentions import nobody, quiet, service_text
 from bot.discord.options import BotOptions
 from bot.discord.outbox import ANSWERS, Outbox
 from bot.discord.outgoing import Outgoing, answer_for, outgoing
+from bot.discord.readiness import Readiness
 from bot.discord.rights import label
+from bot.forum import PLAYED_IN_THREAD
 from bot.keyed_locks import KeyedLocks
 from bot.replies import Reply
 from bot.store import StoreUnavailable
@@ -101,8 +104,11 @@ class Front:
         self.acknowledge_after = options.acknowledge_after_seconds
         self._answers: dict[int, Answer] = {}  # interactions being answered
         self._flusher: asyncio.Task[None] | None = None
-        # Set once the start (pending answers, history catch-up) is done: live events wait for it.
-        self.caught_up = asyncio.Event()
+        # Which shards caught up with what was typed while they were away: a guild's live events wait
+        # for its own shard (bot.discord.readiness, bot.discord.catch_up).
+        self.caught_up = Readiness(lambda: _shards_of(client), lambda: getattr(client, "shard_count", None))
+        self.reads = Reads(croupier, options.reads_noted_seconds)
+        self.reads_history = True  # False once the log said that nothing is caught up without content
         self.started_at: datetime | None = None
 
     def commands(self, lang: str) -> Mapping[str, str]:
@@ -123,7 +129,9 @@ class Front:
         text = service_text(message.content).strip()
         if not text:
             return
-        await self.caught_up.wait()
+        if not self.caught_up.is_caught_up(message.guild.id):
+            self.reads.arrived_live(message.guild.id, message.channel.id, message.id)
+            await self.caught_up.wait_for(message.guild.id)
         await self.line(message, text)
 
     async def line(self, message: discord.Message, text: str, *, catching_up: bool = False) -> None:
@@ -133,6 +141,8 @@ class Front:
             async with self._locks.hold(message.channel.id):
                 reply = await self.croupier.handle_text(from_message(message, text))
                 self._after_line(message, reply, catching_up)
+                assert message.guild is not None
+                self.reads.saw(message.guild.id, message.channel.id, message.id)
         except StoreUnavailable as error:
             log.warning("store unavailable while handling message %s: %s", message.id, error)
             if might_be_command(text) and not catching_up and message.guild is not None:
@@ -144,8 +154,8 @@ class Front:
     def _after_line(self, message: discord.Message, reply: Reply, catching_up: bool) -> None:
         if reply.silent or reply.duplicate:
             return
-        if catching_up and reply.error_code == DID_YOU_MEAN:
-            return
+        if catching_up and reply.error_code in (DID_YOU_MEAN, PLAYED_IN_THREAD):
+            return  # too late to help
         if not reply.ok:
             self._note_line(message, refusal_content(reply), reply.language)
             return
@@ -281,20 +291,34 @@ class Front:
             return
         answer = self._answer_for(interaction, private=ephemeral)
         try:
-            await self.caught_up.wait()
+            await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction, text)
             async with self._locks.hold(interaction.channel_id or 0):
                 reply = await run(msg)
-                self._answer_with(answer, reply, ephemeral=ephemeral, draw=draw)
+                if reply.ok and reply.elsewhere.isdigit():
+                    self._done_elsewhere(answer, msg, reply)
+                else:
+                    self._answer_with(answer, reply, ephemeral=ephemeral, draw=draw)
         except Exception as error:
             await self.failed(interaction, error)
+
+    def _done_elsewhere(self, answer: Answer, msg: Incoming, reply: Reply) -> None:
+        """A sign-up made in a home and carried out in the game's thread: its public reply goes to the
+        thread, and the player is told privately, with a link to it."""
+        thread = int(reply.elsewhere)
+        if not reply.duplicate:
+            self.publish(thread, reply, msg.message_id)
+        facts = {"title": escape.plain(reply.title), "thread": f"<#{thread}>"}
+        content = texts.render("discord.thread.joined_there", facts, reply.language)
+        told = Outgoing(game_embeds(replace(reply, cards=())), nobody(), content=content)
+        self.outbox.put(answer.interaction.channel_id or 0, lambda: self._send_note(answer, told))
 
     async def press(self, interaction: discord.Interaction[Any], press: Press) -> None:
         if not self.fresh(interaction):
             return
         answer = self._answer_for(interaction, component=True)
         try:
-            await self.caught_up.wait()
+            await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
             async with self._locks.hold(interaction.channel_id or 0):
                 reply = await self.croupier.press(msg, press.game, press.version, press.picked)
@@ -311,7 +335,7 @@ class Front:
         here = interaction.channel_id or 0
         answer = self._answer_for(interaction, component=True)
         try:
-            await self.caught_up.wait()
+            await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
             if channel != here:
                 msg = replace(msg, channel=str(channel), parent=str(here), place="thread")
@@ -358,10 +382,10 @@ class Front:
             finally:
                 await self._tell_if_held(answer, reply.language)
                 await self._forget(answer)
+                if public:  # after the answer and its board strip: a thread is closed behind its last answer
+                    self._after_reply(channel_id, reply)
 
         self.outbox.put(channel_id, send, lane=ANSWERS)
-        if not (reply.private or ephemeral):
-            self._after_reply(channel_id, reply)
 
     async def _behind(self, channel_id: int, before: asyncio.Event) -> None:
         """Until the posts queued before are out, or the channel's posts stop going out (held, failing)."""
@@ -459,7 +483,7 @@ class Front:
             return
         answer = self._answer_for(interaction)
         try:
-            await self.caught_up.wait()
+            await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
             async with self._locks.hold(interaction.channel_id or 0):
                 plan = await self.croupier.plan_open(msg, kind, options)
@@ -483,8 +507,8 @@ class Front:
             if home is None:
                 raise threads.CannotCreateThread("no home channel")
             made = await threads.create(self.client, home, plan.thread_title, placeholder)
-        except threads.CannotCreateThread:
-            note = Outgoing([], nobody(), content=texts.render("discord.thread.cannot_create", {}, lang))
+        except threads.CannotCreateThread as refused:
+            note = Outgoing([], nobody(), content=texts.render(refused.why, {}, lang))
             self.outbox.put(interaction.channel_id or 0, lambda: self._send_note(answer, note), lane=ANSWERS)
             return
         there = replace(
@@ -527,26 +551,41 @@ class Front:
 
     # ------------------------------------------------------------------ the turn clock
 
-    async def post_timeouts(self) -> int:
-        """Apply the turn timeout where it is due and queue what happened; answers how many."""
+    def serving(self) -> set[str]:
+        """The guilds whose deadlines this process applies: its own, once their shard is connected and
+        caught up (another process, or this one after a gap, may not have read their moves yet)."""
+        return self.caught_up.serving(guild.id for guild in self.client.guilds)
+
+    async def post_timeouts(self, guilds: set[str] | None = None) -> int:
+        """Apply the turn timeout where it is due in ``guilds`` (by default :meth:`serving`) and queue
+        what happened; answers how many."""
+        guilds = self.serving() if guilds is None else guilds
+        if not guilds:
+            return 0
         posted = 0
-        for channel, reply in await self.croupier.apply_due_timeouts(tracked=True):
+        for channel, reply in await self.croupier.apply_due_timeouts(tracked=True, guilds=guilds):
             if reply.duplicate or reply.silent or not reply.ok:
                 continue  # another process posted it, or the game moved on meanwhile
             self.publish(int(channel), reply, "timeout:")
             posted += 1
         return posted
 
-    async def post_reminders(self) -> int:
-        """Remind the players to act whose deadline is near; answers how many were reminded."""
-        reminders = await self.croupier.due_reminders()
+    async def post_reminders(self, guilds: set[str] | None = None) -> int:
+        """Remind the players to act whose deadline is near in ``guilds`` (by default :meth:`serving`);
+        answers how many were reminded."""
+        guilds = self.serving() if guilds is None else guilds
+        if not guilds:
+            return 0
+        reminders = await self.croupier.due_reminders(guilds)
         for reminder in reminders:
             self.publish(int(reminder.channel), reminder.reply)
         return len(reminders)
 
     async def tick(self) -> int:
-        """One round of the turn clock: due timeouts first, then reminders."""
-        return await self.post_timeouts() + await self.post_reminders()
+        """One round of the turn clock, in the guilds this process serves: due timeouts first, then
+        reminders."""
+        guilds = self.serving()
+        return await self.post_timeouts(guilds) + await self.post_reminders(guilds)
 
     # ------------------------------------------------------------------ acknowledgements
 
@@ -568,6 +607,7 @@ class Front:
         """Let queued answers go out for a moment, then write the acknowledgements."""
         self.delivery.stop()
         await self.outbox.close(CLOSE_PATIENCE_S)
+        await self.reads.close()
         for answer in list(self._answers.values()):
             answer.settle()
         if self._flusher is not None:
@@ -600,6 +640,14 @@ class Front:
             log.warning("could not tell the user about the failure of %s: %s", interaction.id, http_error)
         finally:
             await self._forget(answer)
+
+
+def _shards_of(client: discord.Client) -> Collection[int] | None:
+    """The shards this process runs: those it was given, else all of them once their count is known
+    (discord.py keeps ``shard_ids`` None when it runs every shard)."""
+    given: Collection[int] | None = getattr(client, "shard_ids", None)
+    count = getattr(client, "shard_count", None)
+    return given or (range(count) if count else None)
 
 
 def _plain(reply: Reply) -> Outgoing:

@@ -12,6 +12,7 @@ ACKNOWLEDGE_AFTER_SECONDS = 2.0  # delivered answers not written with a move by 
 RETRY_START_SECONDS = 1.0  # the first wait before posting a failed answer again (then doubled …)
 RETRY_CAP_SECONDS = 60.0  # … up to this
 HOLD_PROBE_SECONDS = 3600.0  # a channel held for a missing permission is tried again after this long
+READS_NOTED_SECONDS = 30.0  # how often how far each game channel was read is kept in the store
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class BotOptions:
     retry_start_seconds: float = RETRY_START_SECONDS
     retry_cap_seconds: float = RETRY_CAP_SECONDS
     hold_probe_seconds: float = HOLD_PROBE_SECONDS
+    reads_noted_seconds: float = READS_NOTED_SECONDS
 
     @property
     def registers(self) -> bool:

@@ -187,3 +187,38 @@ async def test_the_corrections_have_german_english_and_french_names(table: Table
     assert reason["max_length"] == MAX_REASON
     points = next(o for o in parts[2]["options"] if o["name"] == "punkte")
     assert (points["min_value"], points["max_value"]) == (-MAX_ADJUSTMENT, MAX_ADJUSTMENT)
+
+
+async def test_a_player_who_left_the_server_can_still_be_penalised(table: Table) -> None:
+    """Discord sends a player who left as a user without a member: the penalty goes through all the
+    same, publicly, and counts in the standings."""
+    p = table.people
+    async with table.running():
+        await closed_durchgang(table)
+        await table.emu.remove_member(p.guild, p.ben)
+        adjusted = await table.slash_message(
+            p.moni, "korrektur", {"spieler": p.ben, "punkte": -3, "grund": "Verlassen"}, subcommand="punkte"
+        )
+        facts = {"name": "Ben", "points": signed(-3), "reason": "Verlassen", "moderator": "Moni"}
+        assert adjusted.embeds[0]["description"] == says(
+            "common.adjusted", game=None, tournament="Turnier", **facts
+        )
+        disqualified = await table.slash_message(
+            p.moni, "korrektur", {"spieler": p.ben, "grund": "Verlassen"}, subcommand="disqualifizieren"
+        )
+        assert disqualified.embeds
+    assert corrections(table) == 2
+
+
+async def test_a_user_who_never_played_here_is_refused_with_a_reason_not_an_error(table: Table) -> None:
+    p = table.people
+    stranger = await table.emu.add_member(p.guild, "zoe", nick="Zoe")
+    async with table.running():
+        await closed_durchgang(table)
+        await table.emu.remove_member(p.guild, stranger)
+        _, response = await table.slash(
+            p.moni, "korrektur", {"spieler": stranger, "punkte": 2, "grund": "Bonus"}, subcommand="punkte"
+        )
+        assert response.ephemeral
+        assert note(response) == refusal("error.correction_unknown_player", game=None, name=str(stranger))
+    assert corrections(table) == 0

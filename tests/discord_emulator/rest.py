@@ -545,7 +545,10 @@ class RestApi:
         if channel.type in THREAD_ONLY_TYPES:
             raise fail(NOT_A_TEXT_CHANNEL)  # a forum takes posts (threads), not messages
         if channel.thread is not None and channel.thread.archived:
-            raise fail(THREAD_ARCHIVED)
+            # Discord unarchives a thread a message is sent into, unless it is locked (see threads.py)
+            if channel.thread.locked:
+                raise fail(THREAD_ARCHIVED)
+            await self.emu.threads.update(channel, by=self.emu.bot_id, archived=False)
         body = self._as_permitted(channel, body, call.files)
         reference = self._reference(channel, body.get("message_reference"))
         earlier = self._same_nonce(channel, body)
@@ -643,6 +646,8 @@ class RestApi:
         stored = self._message(call, channel)
         if stored.author_id != self.emu.bot_id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        if channel.thread is not None and channel.thread.archived:
+            raise fail(THREAD_ARCHIVED)  # no message of an archived thread is edited (see threads.py)
         body = self._editable(stored, call.body if isinstance(call.body, dict) else {})
         await self.edit_bot_message(stored, body, call.files, via="channel_edit")
         return 200, copy.deepcopy(stored.payload)
