@@ -101,7 +101,10 @@ async def create(
             error.text or error.code,
             needs,
         )
-        raise CannotCreateThread(str(error)) from error
+        forum = isinstance(home, discord.ForumChannel)
+        raise CannotCreateThread(
+            str(error), "discord.thread.cannot_post" if forum else "discord.thread.cannot_create"
+        ) from error
     except discord.HTTPException as error:
         if error.code == TOO_MANY_THREADS:
             log.error(
