@@ -41,7 +41,7 @@ from engine.killer.classic import Classic
 from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
 from engine.killer.events import TimedOut
 from engine.killer.names import resolve
-from engine.killer.prompts import prompt
+from engine.killer.prompts import prompt, targets
 from engine.killer.rules import MAX_DICE, MIN_DICE, MODES
 from engine.killer.state import KillerState, Turn
 from engine.killer.variant import Variant
@@ -56,6 +56,7 @@ EXPECTING: Mapping[str, str] = {
     "target": "killer_expect_target",
     "again": "killer_expect_again",
 }
+EXPECTING_BARE_ATTACK = "killer_expect_bare_attack"  # a target step with nobody left to attack
 
 
 class _KillerGame:
@@ -131,7 +132,7 @@ class _KillerGame:
             new, events = _timeout(state, turn)
             return _settled(new, [TimedOut(turn.player, turn.step), *events], dice)
         if not isinstance(command, state.variant.accepts.get(turn.step, ())):
-            raise IllegalCommand(EXPECTING[turn.step], player=turn.player, value=turn.value)
+            raise IllegalCommand(_expecting(state, turn), player=turn.player, value=turn.value)
         new, events = _perform(state, turn, command)
         return _settled(new, events, dice)
 
@@ -195,6 +196,15 @@ class _KillerGame:
         """The ``croupier replay`` contract: statuses, PDV, Terminator levels, winner, finished."""
         players = {p.id: {"status": p.status, "hp": p.hp, "terminator": p.terminator} for p in state.players}
         return {"players": players, "winner": state.winner, "finished": state.over}
+
+
+def _expecting(state: KillerState, turn: Turn) -> str:
+    """The refusal code that names what the waiting step expects: with nobody left to attack (every
+    opponent dead or immune), that is the bare ``attaque`` — not ``attaque NOM``, which no name would
+    complete."""
+    if turn.step == "target" and state.variant.self_attack and not targets(state, turn):
+        return EXPECTING_BARE_ATTACK
+    return EXPECTING[turn.step]
 
 
 def _not_your_turn(turn: Turn, actor: str) -> NotYourTurn:
