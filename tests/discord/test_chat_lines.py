@@ -27,7 +27,7 @@ async def answered(table: Table, message_id: int) -> bool:
             "anna",
             "weiter mit Joker Rattenlrd",
             "error.unknown_joker",
-            {"name": "Rattenlrd", "suggestions": ["Rattenlord", "Hirtenschutz"]},
+            {"name": "Rattenlrd", "suggestions": ["Rattenlord"]},
         ),
     ],
     ids=["V6-S4-not-your-turn", "V6-S7-stopp-before-freiwurf", "V6-J-unknown-joker-suggestion"],

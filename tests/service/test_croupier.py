@@ -76,7 +76,7 @@ async def test_chit_chat_is_silent_and_writes_nothing(store: Store) -> None:
             "anna",
             "weiter mit Joker Rattenlrd",
             "unknown_joker",
-            {"name": "Rattenlrd", "suggestions": ["Rattenlord", "Hirtenschutz"]},
+            {"name": "Rattenlrd", "suggestions": ["Rattenlord"]},
         ),
         ("anna", "raube ben", "no_decision_pending", {"valid": ["Joker: A, B, C", "weiter"]}),
     ],
