@@ -67,6 +67,7 @@ from bot.moves import (
     read_line,
     reconsider,
 )
+from bot.once import OncePer
 from bot.open_kinds import OpenKinds
 from bot.rendering import Narrator, Table
 from bot.replies import Attachment, Live, Reply
@@ -103,6 +104,8 @@ Clock = Callable[[], datetime]
 T = TypeVar("T")
 
 _MAX_ATTEMPTS = 5
+NOTHING_OPEN = "nothing_open"  # a game's word where no game is open: the refusal code of the hint
+NOTHING_OPEN_EVERY = timedelta(minutes=5)  # … said to a player at most this often in a channel
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,7 @@ class Croupier:
     _acks: Acknowledgements = field(default_factory=Acknowledgements)
     _open_kinds: OpenKinds = field(default_factory=OpenKinds)
     _warm: WarmChannels[_Playing] = field(default_factory=WarmChannels)
+    _told_nothing_open: OncePer = field(default_factory=lambda: OncePer(NOTHING_OPEN_EVERY))
 
     @cached_property
     def narrator(self) -> Narrator:
@@ -336,14 +340,31 @@ class Croupier:
     ) -> Reply | _Writes:
         """A request in a channel with no open game (or one of a game no longer installed)."""
         if isinstance(request, Typed) and not request.required:
-            # Chit-chat — or the redelivery of the move that ended the game: answer that as before.
-            return self._earlier_or(uow, msg, Reply.nothing())
+            # A game's word with no game — or the redelivery of the move that ended the game: answer
+            # that as before.
+            earlier = uow.log.find(msg.message_id)
+            return (
+                Reply.from_log(earlier.reply)
+                if earlier is not None
+                else self._nothing_open(msg, request, here)
+            )
         if not writing:
             return _WRITES
         refused = self.narrator.refusal(
             IllegalCommand("no_open_game"), here.lang, private=isinstance(request, Pressed)
         )
         return self._refuse(uow, msg, refused)
+
+    def _nothing_open(self, msg: Incoming, request: Typed, here: _Idle) -> Reply:
+        """A game's word typed where no game is open: once per player and :data:`NOTHING_OPEN_EVERY`,
+        that none is and who opens one (in the words of the game that read it); else silence. Nothing
+        is written, so the next line is free again."""
+        if not self._told_nothing_open.first((msg.channel, msg.author), self.clock()):
+            return Reply.nothing()
+        kinds = [kind for kind, reading in request.readings.items() if reading is not None and kind in GAMES]
+        kind = here.channel.last_kind if here.channel.last_kind in kinds else next(iter(kinds), None)
+        game = GAMES[kind] if kind is not None else None
+        return self.narrator.refusal(IllegalCommand(NOTHING_OPEN), here.lang, game=game)
 
     def _judge(self, msg: Incoming, request: Request, here: _Playing) -> Judged:
         """What the request asks of the loaded game (:func:`bot.moves.judge`): no die is rolled yet."""
@@ -452,11 +473,6 @@ class Croupier:
             commit=True,
         )
         return evolve(reply, log_id=entry.id, live=self._live(saved, game, move.state)), saved
-
-    def _earlier_or(self, uow: UnitOfWork, msg: Incoming, reply: Reply) -> Reply:
-        """A redelivered message gets the answer it got the first time; a new one gets ``reply``."""
-        earlier = uow.log.find(msg.message_id)
-        return reply if earlier is None else Reply.from_log(earlier.reply)
 
     def _refuse(self, uow: UnitOfWork, msg: Incoming, refused: Reply) -> Reply:
         """A refusal is recorded too (the message id and the answer, no game change), so a message is

@@ -178,6 +178,10 @@ class _KillerGame:
     def choices(self, state: KillerState) -> Sequence[Choice]:
         return choices.choices(state)
 
+    def prompt(self, state: KillerState) -> Sequence[Event]:
+        """The keep, side, target or attack-or-pass the player to act is asked for."""
+        return prompt(state)
+
     def highlights(
         self, before: KillerState, after: KillerState, events: Sequence[Event]
     ) -> Sequence[Highlight]:

@@ -95,7 +95,7 @@ async def test_two_processes_receiving_every_event_apply_each_command_once(
         assert len(replies) == 1, message_id
         assert len(made_by(doors, replies[0])) == 1
     # The refused line: judged once (the refusal is recorded), so answered once, by one process.
-    assert refusals[0].content == refusal("error.not_signed_up")
+    assert refusals[0].content == refusal("error.join_first")
     assert len(made_by(doors, refusals[0])) == 1
     assert sum(_references(m, refused) for m in answers) == 1
     # Slash commands: one accepted callback each; the other two attempts were refused by "Discord" as

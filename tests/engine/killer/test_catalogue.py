@@ -17,6 +17,7 @@ from typing import Any, get_args
 
 import pytest
 
+from bot.croupier import NOTHING_OPEN
 from bot.texts import LANGUAGES, game_catalogue, render
 from engine.errors import CroupierError
 from engine.game import Close, Command, Event, Join, Leave, Remove, Skip, Start, Timeout
@@ -111,6 +112,7 @@ def _expected_keys() -> set[str]:
     keys |= {f"choice.{action}" for action in _actions()}
     keys |= {f"select.{group}" for group in _select_groups()}
     keys |= {f"mode.{mode}" for mode in MODES}  # the modes as the opening names them
+    keys |= {f"error.{NOTHING_OPEN}"}  # the service's words for it: "no Killer game is open"
     return keys | {f"role.{status}" for status in get_args(Status)}
 
 
