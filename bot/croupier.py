@@ -346,7 +346,7 @@ class Croupier:
             return (
                 Reply.from_log(earlier.reply)
                 if earlier is not None
-                else self._nothing_open(msg, request, here)
+                else self._nothing_open(uow, msg, request, here)
             )
         if not writing:
             return _WRITES
@@ -355,16 +355,18 @@ class Croupier:
         )
         return self._refuse(uow, msg, refused)
 
-    def _nothing_open(self, msg: Incoming, request: Typed, here: _Idle) -> Reply:
+    def _nothing_open(self, uow: UnitOfWork, msg: Incoming, request: Typed, here: _Idle) -> Reply:
         """A game's word typed where no game is open: once per player and :data:`NOTHING_OPEN_EVERY`,
         that none is and who opens one (in the words of the game that read it); else silence. Nothing
-        is written, so the next line is free again."""
+        is written, so the next line is free again. A channel whose game of that kind plays in a thread
+        of its own is not told that none is open."""
         if not self._told_nothing_open.first((msg.channel, msg.author), self.clock()):
             return Reply.nothing()
         kinds = [kind for kind, reading in request.readings.items() if reading is not None and kind in GAMES]
         kind = here.channel.last_kind if here.channel.last_kind in kinds else next(iter(kinds), None)
-        game = GAMES[kind] if kind is not None else None
-        return self.narrator.refusal(IllegalCommand(NOTHING_OPEN), here.lang, game=game)
+        if kind is None or uow.forum.open_of_kind(msg.guild, msg.home, kind) is not None:
+            return Reply.nothing()
+        return self.narrator.refusal(IllegalCommand(NOTHING_OPEN), here.lang, game=GAMES[kind])
 
     def _judge(self, msg: Incoming, request: Request, here: _Playing) -> Judged:
         """What the request asks of the loaded game (:func:`bot.moves.judge`): no die is rolled yet."""

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.console import Answer, Console
-from bot.croupier import Croupier
+from bot.croupier import Croupier, Incoming
 from bot.games import GAMES, scope_of
 from bot.store import Store
 from bot.texts import LANGUAGES, render
@@ -253,3 +253,29 @@ async def test_K5_E1_alone_with_an_attack_auto_names_the_bare_attaque(store: Sto
     assert auto.text == says("error.killer_expect_bare_attack", "fr", "killer", player="anna", value=4)
     assert "« attaque »" in auto.text
     assert "attaque NOM" not in auto.text
+
+
+async def test_a_home_whose_durchgang_plays_in_a_thread_is_not_told_none_is_open(store: Store) -> None:
+    """The Durchgang lives in a thread of the channel: "weiter" typed in the channel itself must not
+    hear that no Durchgang is open (where it is, is the thread's pointer's business)."""
+    croupier = Croupier(store=store)
+    in_thread = Incoming(
+        message_id="t:1",
+        guild="g",
+        channel="thread-1",
+        parent="home",
+        author="mod",
+        author_name="mod",
+        is_moderator=True,
+        place="thread",
+    )
+    assert (await croupier.open_game(in_thread, "verflixte6", {})).ok
+    typed = Incoming(
+        message_id="h:1", guild="g", channel="home", author="anna", author_name="anna", text="weiter"
+    )
+    assert (await croupier.handle_text(typed)).silent
+    killer = Incoming(
+        message_id="h:2", guild="g", channel="home", author="ben", author_name="ben", text="garde tout"
+    )
+    told = await croupier.handle_text(killer)  # no Killer game anywhere: that one is said
+    assert told.text == says("error.nothing_open", "de", "killer")

@@ -43,6 +43,16 @@ def test_K5_S1_auto_in_setup_keeps_for_the_highest_expected_sum() -> None:
     assert odds.solver(5, "sum").best_keep(0, (6, 5, 2, 1, 1)) == (6,)
 
 
+def test_K5_S1_auto_between_equally_good_keeps_keeps_more_dice() -> None:
+    """Reading (docs/rules-killer.md): kept 1 1 1, the roll 1 4 — keeping both (8) and keeping the 1
+    (4 and a die: 5 … 10) are both a sure attack; auto keeps more dice."""
+    table = position({"anna": ("alive", 30), "ben": ("alive", 30)}, "anna", [1, 1, 1, 6, 6, 1, 4])
+    table.do("anna", "garde 1 1 1")
+    kept = table.do("anna", "auto")
+    assert of(kept, ev.Kept)[0].values == (4, 1)
+    assert of(kept, ev.AttackObtained) == [ev.AttackObtained("anna", 8, 3, "low", False)]
+
+
 # K5-K1 keep phase
 
 
