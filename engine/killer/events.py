@@ -312,6 +312,15 @@ class Passed(KillerEvent):
 
 
 @dataclasses.dataclass(frozen=True)
+class RollOnTable(KillerEvent):
+    """The roll waiting for a keep, said again where no move just rolled it (after an undo)."""
+
+    player: str
+    roll: tuple[int, ...]
+    kept: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class KeepAsked(KillerEvent):
     """The roll on the table waits for a keep; ``example`` is a keep of this roll ("6 5")."""
 

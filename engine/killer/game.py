@@ -39,7 +39,7 @@ from engine.killer import choices, flow, odds, signup, snapshot, words
 from engine.killer.advice import advice, auto_keep, goal
 from engine.killer.classic import Classic
 from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
-from engine.killer.events import TimedOut
+from engine.killer.events import RollOnTable, TimedOut
 from engine.killer.names import resolve
 from engine.killer.prompts import prompt, targets
 from engine.killer.rules import MAX_DICE, MIN_DICE, MODES
@@ -179,8 +179,12 @@ class _KillerGame:
         return choices.choices(state)
 
     def prompt(self, state: KillerState) -> Sequence[Event]:
-        """The keep, side, target or attack-or-pass the player to act is asked for."""
-        return prompt(state)
+        """The keep, side, target or attack-or-pass the player to act is asked for — a keep with the
+        roll on the table first, since no move of this answer rolled it."""
+        turn = state.turn
+        if state.over or turn is None or turn.due or turn.step not in ("setup", "keep"):
+            return prompt(state)
+        return [RollOnTable(turn.player, turn.roll, turn.kept), *prompt(state)]
 
     def highlights(
         self, before: KillerState, after: KillerState, events: Sequence[Event]

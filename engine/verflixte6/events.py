@@ -195,6 +195,7 @@ class VictimAsked(V6Event):
     game is shown without the move that asked (after an undo)."""
 
     player: str
+    amount: int
     victims: tuple[str, ...]
 
 

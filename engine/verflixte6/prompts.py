@@ -33,5 +33,5 @@ def prompt(state: Durchgang) -> list[ev.V6Event]:
     if pending.decision == VICTIM:
         exclude = state.beefmaker_victims if pending.source == beefmaker.NAME else ()
         victims = eligible(state, participant.id, exclude)
-        return [ev.VictimAsked(player=participant.id, victims=victims)]
+        return [ev.VictimAsked(player=participant.id, amount=pending.amount, victims=victims)]
     return [ev.DecisionAsked(player=participant.id, valid=VALID[pending.decision])]

@@ -138,7 +138,7 @@ async def test_the_undo_answer_ends_with_the_player_to_act_and_the_words_valid_n
     assert robbed.ok
     (undone,) = await play(table, "mod: /undo Versehen")
     story = undone.text.split("\n— ")[0].splitlines()  # the lines before the running table
-    assert story[-1] == says("v6.victim_asked", "de", "verflixte6", player="anna", victims=["ben"])
+    assert story[-1] == says("v6.victim_asked", "de", "verflixte6", player="anna", amount=1, victims=["ben"])
     (undone,) = await play(table, "mod: /undo Versehen")  # the second throw taken back too
     story = undone.text.split("\n— ")[0].splitlines()
     valid = ["weiter", "stopp"]
@@ -152,7 +152,8 @@ async def test_the_undo_answer_in_killer_asks_for_the_keep_again(store: Store) -
     assert kept.ok
     (undone,) = await play(table, "mod: /undo erreur de frappe")
     story = undone.text.split("\n— ")[0].splitlines()
-    assert story[-1] == says("killer.keep_asked", "fr", "killer", player="anna", example="3 2")
+    roll = says("killer.roll_on_table", "fr", "killer", player="anna", roll=(3, 2, 1, 5, 4), kept=())
+    assert story[-2:] == [roll, says("killer.keep_asked", "fr", "killer", player="anna", example="3 2")]
 
 
 # --- 5. The Kälteschutz's uses left (V6-J1) ------------------------------------------------------------

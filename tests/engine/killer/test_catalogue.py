@@ -207,6 +207,8 @@ def _games() -> Iterator[Event]:
             command = Timeout() if luck < 0.05 else Advice() if luck < 0.1 else sensible(game, state, rng)
             state, events = game.apply(state, actor, command, dice)
             yield from events
+    keeping = _keeping()
+    yield from KILLER.prompt(keeping.state)  # the roll on the table, said again (after an undo)
     lobby = Table([], players=("anna", "ben", "carl", "dora"))
     lobby.do("dora", Leave())
     lobby.do("mod", Skip("anna"))

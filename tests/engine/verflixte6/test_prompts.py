@@ -201,7 +201,7 @@ def test_V6_S6_the_game_says_what_it_waits_on_for_a_state_reached_without_a_move
     assert GAME.prompt(t.state) == [ev.DecisionAsked(player="anna", valid=("kämpfen", "kneifen"))]
     t.say("anna", "kneifen")
     t.say("anna", "weiter", 1)
-    assert GAME.prompt(t.state) == [ev.VictimAsked(player="anna", victims=("ben", "cleo"))]
+    assert GAME.prompt(t.state) == [ev.VictimAsked(player="anna", amount=1, victims=("ben", "cleo"))]
     for lang in LANGUAGES:
         assert "raube" in said(GAME.prompt(t.state)[0], lang)
         assert "Ben" in said(GAME.prompt(t.state)[0], lang)
