@@ -70,10 +70,11 @@ _NOT_LETTERS = re.compile(r"[^\w]+")
 
 
 def resembles(word: str, candidate: str) -> bool:
-    """Whether a misspelt ``word`` looks like ``candidate`` (both folded): a few edits — a third of its
-    letters, at least one — from the candidate, from its beginning (a name cut short: "rattenl") or
-    from one of its words ("sekamte"), or written inside it ("allin" in "all in joker"). Letters in
-    common are not enough: "all" does not look like "leela", though difflib rates them alike."""
+    """Whether a misspelt ``word`` looks like ``candidate`` (both folded): a few edits — a third of the
+    letters, at least one — from the candidate or from one of its words ("sekamte"), or from its
+    beginning where one of the two is cut short or runs on ("rattenl", "anna2", "an"); or written
+    inside it ("allin" in "all in joker"). Letters in common are not enough: "all" does not look like "leela",
+    though difflib rates them alike."""
     typed = _NOT_LETTERS.sub("", word)
     if not typed:
         return False
@@ -82,10 +83,13 @@ def resembles(word: str, candidate: str) -> bool:
     if len(typed) >= 3 and typed in whole:
         return True
     for part in {whole, *(_NOT_LETTERS.sub("", w) for w in candidate.split())}:
-        if distance(typed, part, allowed) <= allowed:
+        if distance(typed, part, allowed) <= allowed or (len(typed) >= 2 and part.startswith(typed)):
             return True
-        if len(part) > len(typed) and distance(typed, part[: len(typed)], allowed) <= allowed:
-            return True
+        shorter = min(len(typed), len(part))
+        if shorter >= 3 and len(typed) != len(part):
+            cut = max(1, shorter // 3)
+            if distance(typed[:shorter], part[:shorter], cut) <= cut:
+                return True
     return False
 
 
