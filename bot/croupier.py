@@ -67,6 +67,7 @@ from bot.moves import (
     read_line,
     reconsider,
 )
+from bot.once import OncePer
 from bot.open_kinds import OpenKinds
 from bot.rendering import Narrator, Table
 from bot.replies import Attachment, Live, Reply
@@ -84,6 +85,7 @@ from bot.store import (
     NewLogEntry,
     Store,
     StoreUnavailable,
+    ThreadGame,
     Tournament,
     UnitOfWork,
 )
@@ -103,6 +105,8 @@ Clock = Callable[[], datetime]
 T = TypeVar("T")
 
 _MAX_ATTEMPTS = 5
+NOTHING_OPEN = "nothing_open"  # a game's word where no game is open: the refusal code of the hint
+NOTHING_OPEN_EVERY = timedelta(minutes=5)  # … said to a player at most this often in a channel
 
 
 @dataclass(frozen=True)
@@ -189,6 +193,7 @@ class Croupier:
     _open_kinds: OpenKinds = field(default_factory=OpenKinds)
     _warm: WarmChannels[_Playing] = field(default_factory=WarmChannels)
     _pointed: forum.Pointed = field(default_factory=forum.Pointed)
+    _told_nothing_open: OncePer = field(default_factory=lambda: OncePer(NOTHING_OPEN_EVERY))
 
     @cached_property
     def narrator(self) -> Narrator:
@@ -343,9 +348,16 @@ class Croupier:
         games are played in threads of their own knows them: a sign-up joins the game of its thread,
         anything else for a game is pointed there (see :mod:`bot.forum`)."""
         if isinstance(request, Typed) and not request.required:
-            # Chit-chat — or the redelivery of the move that ended the game: answer that as before —
-            # or a seated player's word beside the game's thread: pointed there, once.
-            return self._earlier_or(uow, msg, self._beside_thread(uow, msg, request, here))
+            # A game's word with no game here — or the redelivery of the move that ended the game:
+            # answer that as before.
+            earlier = uow.log.find(msg.message_id)
+            if earlier is not None:
+                return Reply.from_log(earlier.reply)
+            threaded = forum.in_threads(uow, msg.guild, msg.home)
+            seated = forum.played_by(threaded, msg.author, request.readings)
+            if seated is not None:  # a word beside the thread where the player's game is played
+                return self._beside_thread(msg, seated, here)
+            return self._nothing_open(msg, request, here, threaded)
         if not writing:
             return _WRITES
         threaded = forum.in_threads(uow, msg.guild, msg.home)
@@ -362,13 +374,27 @@ class Croupier:
         )
         return self._refuse(uow, msg, refused)
 
-    def _beside_thread(self, uow: UnitOfWork, msg: Incoming, request: Typed, here: _Idle) -> Reply:
+    def _beside_thread(self, msg: Incoming, seated: ThreadGame, here: _Idle) -> Reply:
         """A typed game word in a home, from a player seated in the game of one of its threads: a
         pointer to that thread the first time (per player and game), else nothing."""
-        found = forum.played_by(forum.in_threads(uow, msg.guild, msg.home), msg.author, request.readings)
-        if found is None or not self._pointed.first(found.game_id, msg.author):
+        if not self._pointed.first(seated.game_id, msg.author):
             return Reply.nothing()
-        return forum.pointer(self.narrator, found, here.lang)
+        return forum.pointer(self.narrator, seated, here.lang)
+
+    def _nothing_open(
+        self, msg: Incoming, request: Typed, here: _Idle, threaded: tuple[ThreadGame, ...]
+    ) -> Reply:
+        """A game's word typed where no game is open: once per player and :data:`NOTHING_OPEN_EVERY`,
+        that none is and who opens one (in the words of the game that read it); else silence. Nothing
+        is written, so the next line is free again. Where a game of that kind plays in a thread of this
+        home (``threaded``), nobody is told that none is open."""
+        if not self._told_nothing_open.first((msg.channel, msg.author), self.clock()):
+            return Reply.nothing()
+        kinds = [kind for kind, reading in request.readings.items() if reading is not None and kind in GAMES]
+        kind = here.channel.last_kind if here.channel.last_kind in kinds else next(iter(kinds), None)
+        if kind is None or any(found.kind == kind for found in threaded):
+            return Reply.nothing()
+        return self.narrator.refusal(IllegalCommand(NOTHING_OPEN), here.lang, game=GAMES[kind])
 
     def _judge(self, msg: Incoming, request: Request, here: _Playing) -> Judged:
         """What the request asks of the loaded game (:func:`bot.moves.judge`): no die is rolled yet."""
@@ -477,11 +503,6 @@ class Croupier:
             commit=True,
         )
         return evolve(reply, log_id=entry.id, live=self._live(saved, game, move.state)), saved
-
-    def _earlier_or(self, uow: UnitOfWork, msg: Incoming, reply: Reply) -> Reply:
-        """A redelivered message gets the answer it got the first time; a new one gets ``reply``."""
-        earlier = uow.log.find(msg.message_id)
-        return reply if earlier is None else Reply.from_log(earlier.reply)
 
     def _refuse(self, uow: UnitOfWork, msg: Incoming, refused: Reply) -> Reply:
         """A refusal is recorded too (the message id and the answer, no game change), so a message is

@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 
 from bot import texts
-from bot.croupier import Croupier, Incoming, might_be_command
+from bot.croupier import NOTHING_OPEN, Croupier, Incoming, might_be_command
 from bot.discord import escape, threads
 from bot.discord.answering import Answer, AnsweredElsewhere, InteractionGone
 from bot.discord.boards import Press
@@ -56,6 +56,9 @@ Draw = Callable[["Front", discord.Interaction[Any], Reply], Awaitable[bool]]
 RECENT_IDS = 4096
 BOARDS_MAX = 10_000  # channels whose live board is remembered (the oldest are forgotten first)
 DID_YOU_MEAN = "did_you_mean"
+HINTS = frozenset(
+    {DID_YOU_MEAN, NOTHING_OPEN, PLAYED_IN_THREAD}
+)  # answers that help only at once: none for a caught-up line
 CLOSE_PATIENCE_S = 5.0  # at shutdown, how long the outboxes may still post
 DM_CLOSED = 50007  # "Cannot send messages to this user"
 
@@ -154,7 +157,7 @@ class Front:
     def _after_line(self, message: discord.Message, reply: Reply, catching_up: bool) -> None:
         if reply.silent or reply.duplicate:
             return
-        if catching_up and reply.error_code in (DID_YOU_MEAN, PLAYED_IN_THREAD):
+        if catching_up and reply.error_code in HINTS:
             return  # too late to help
         if not reply.ok:
             self._note_line(message, refusal_content(reply), reply.language)

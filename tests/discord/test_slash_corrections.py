@@ -11,7 +11,7 @@ from bot.corrections import MAX_ADJUSTMENT, MAX_REASON, when
 from bot.discord.translator import valid_name
 from bot.texts import signed
 from tests.conftest import BACKENDS
-from tests.discord.helpers import Table, note, refusal, row, says, story, table_rows
+from tests.discord.helpers import Table, asked, note, refusal, row, says, story, table_rows
 
 LOCALES = {"de": "de", "en-US": "en", "en-GB": "en", "fr": "fr"}
 
@@ -49,7 +49,7 @@ async def test_V6_S3_an_undo_restores_the_points_and_the_next_roll_is_a_new_die(
             p.moni, "korrektur", {"grund": "Versehen"}, subcommand="rueckgaengig"
         )
         facts = {"player": "Anna", "move": "weiter", "reason": "Versehen", "moderator": "Moni", "dice": [5]}
-        assert story(undone) == [says("common.undone_dice", **facts)]
+        assert story(undone) == [says("common.undone_dice", **facts), asked("Anna")]  # and whose turn
         assert row("Anna", "playing", 3, to_act=True) in table_rows(undone)
         again = await table.said(p.anna, "weiter")
         assert story(again)[0] == says("v6.thrown", player="Anna", face=2, total=5)  # not the voided 5

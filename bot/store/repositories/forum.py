@@ -5,7 +5,7 @@ closing is not all done."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from sqlalchemy import and_, bindparam, delete, exists, func, literal_column, or_, select, update
@@ -181,10 +181,12 @@ class Forum:
         found = self._tx.execute(_OPEN_OF_KIND_IN_HOME, {"b_kind": kind, "b_guild": guild, "b_home": home})
         return found.scalar_one_or_none()
 
-    def next_number(self, tournament_id: int, kind: str) -> int:
-        """The number the tournament's next game of ``kind`` will get (each kind counts its own)."""
+    def next_number(self, tournament_id: int, kind: str, numbered_with: Sequence[str] = ()) -> int:
+        """The number the tournament's next game of ``kind`` will get (each game counts its own, its
+        rule sets ``numbered_with`` together: see :meth:`GameRepository.create`)."""
+        kinds = sorted({kind, *numbered_with})
         statement = select(func.coalesce(func.max(games_t.c.number), 0) + 1).where(
-            games_t.c.tournament_id == tournament_id, games_t.c.kind == kind
+            games_t.c.tournament_id == tournament_id, games_t.c.kind.in_(kinds)
         )
         return int(self._tx.execute(statement).scalar_one())
 
