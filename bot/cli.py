@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TextIO
@@ -123,7 +124,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if "db" in vars(args):
             store_url(_db_url(args))  # a URL the store cannot use is refused before anything starts
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()  # here, where a reader that went away (``| head``) is caught below
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
     except BadDatabaseURL as error:
         return _fail(str(error), 2)
     except (StoreUnavailable, SchemaNotCurrent, CannotServe) as error:
@@ -160,6 +165,21 @@ class RoutineNotes(logging.Filter):
         if self.verbose or not record.name.startswith("discord."):
             return True
         return not any(note in str(record.msg) for note in self.NOTES)
+
+
+SIGPIPE_EXIT = 128 + 13  # what a shell reports for a process that SIGPIPE ended, as `cat | head` does
+
+
+def _reader_gone() -> int:
+    """The reader of stdout went away (``croupier stats --json | head``): stop quietly, as other command
+    line tools do. Python ignores SIGPIPE, so the write raised instead; stdout now points at the null
+    device, or the interpreter's last flush at exit would fail once more."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, sys.stdout.fileno())
+    finally:
+        os.close(null)
+    return SIGPIPE_EXIT
 
 
 def _fail(message: str, code: int = 1, stream: TextIO | None = None) -> int:

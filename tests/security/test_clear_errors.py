@@ -299,3 +299,44 @@ async def test_a_huge_console_line_is_read_in_bounded_pieces_and_refused_once(co
     answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
     assert [a["ok"] for a in answers] == [False, True]
     assert str(LINE_MAX) in answers[0]["text"]
+
+
+# ---------------------------------------------------------------------- a reader that goes away
+
+PLAYED = (
+    "mod: /tournament Cup\nmod: /open verflixte6\nanna: /join\nben: /join\nmod: /start\n"
+    "anna: weiter\nanna: stopp\nben: weiter\nben: stopp\n"
+)
+
+
+def _into_a_closed_pipe(*args: str, cwd: Path) -> tuple[int, str]:
+    """The command with its stdout a pipe whose reader is gone already (``croupier … | head`` once head
+    has what it wanted): its exit code and stderr."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "LOG_"))}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**environment, "PYTHONPATH": str(ROOT)},
+        cwd=cwd,
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    return process.wait(timeout=120), err
+
+
+def test_output_piped_into_a_reader_that_stops_ends_quietly(tmp_path: Path) -> None:
+    """``croupier stats --json | head`` and ``croupier replay … | head``: no BrokenPipeError traceback,
+    no "Exception ignored" at exit; the exit code is a shell's for a process SIGPIPE ended."""
+    url = f"sqlite:///{tmp_path / 'cup.sqlite3'}"
+    played = croupier(
+        "console", "--db", url, "--moderator", "mod", "--dice-seed", "s", stdin=PLAYED, cwd=tmp_path
+    )
+    assert played.returncode == 0, played.stderr
+    script = tmp_path / "script.json"
+    script.write_text(_script("weiter"), encoding="utf-8")
+    for args in (["stats", "--db", url, "--json"], ["replay", str(script)], ["export", "--db", url]):
+        code, err = _into_a_closed_pipe(*args, cwd=tmp_path)
+        assert (code, err) == (141, ""), args
