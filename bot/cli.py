@@ -334,10 +334,14 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from bot.store.errors import MigrationFailed
     from bot.store.migrate import upgrade
 
     url = _db_url(args)
-    upgrade(url)
+    try:
+        upgrade(url)
+    except MigrationFailed as error:
+        return _fail(str(error))
     print(f"croupier: {mask_url(url)} is at the newest schema revision")
     return 0
 
