@@ -34,6 +34,7 @@ from bot.settings import Settings, get_settings, settings_problem
 from bot.store import BadDatabaseURL, SchemaNotCurrent, Store, StoreUnavailable, store_url
 from bot.urls import mask_url, mask_urls_in
 from bot.web.errors import CannotServe
+from engine.numbers import ID_MAX, whole_number
 
 BANNER = """Croupier — console channel ({db})
 Type lines as  NAME: TEXT.  The moderator here is "{mod}". Try:
@@ -84,11 +85,11 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--channel", default="console", help="whose current tournament (default: console)")
 
     verify = with_db(sub.add_parser("verify", help="re-derive the dice of closed games"))
-    verify.add_argument("--durchgang", type=int, metavar="ID", help="one game only")
+    verify.add_argument("--durchgang", type=_database_id, metavar="ID", help="one game only")
 
     audit = with_db(sub.add_parser("audit", help="print a game's log, undone moves marked"))
     audit.add_argument(
-        "--game", type=int, required=True, metavar="ID", help="the game id (as verify shows it)"
+        "--game", type=_database_id, required=True, metavar="ID", help="the game id (as verify shows it)"
     )
 
     with_db(sub.add_parser("migrate", help="upgrade the database schema to head"))
@@ -96,9 +97,9 @@ def _parser() -> argparse.ArgumentParser:
 
     web = with_db(sub.add_parser("web", help="serve the tournament web pages"))
     web.add_argument("--host", help="address to listen on (default: WEB_HOST, else 127.0.0.1)")
-    web.add_argument("--port", type=int, help="port (default: WEB_PORT, else 8080)")
+    web.add_argument("--port", type=_port, help="port (default: WEB_PORT, else 8080)")
     stats = with_db(sub.add_parser("stats", help="fairness of the dice: faces, χ² test, luck per player"))
-    stats.add_argument("--tournament", type=int, metavar="ID")
+    stats.add_argument("--tournament", type=_database_id, metavar="ID")
     stats.add_argument("--channel", default="console", help="whose current tournament (default: console)")
     stats.add_argument("--json", action="store_true", help="one JSON object")
 
@@ -106,6 +107,21 @@ def _parser() -> argparse.ArgumentParser:
     odds.add_argument("--dice", default="5", metavar="N", help="number of dice, 3 to 10 (default 5)")
     odds.add_argument("--json", action="store_true", help="one JSON object with exact fractions")
     return parser
+
+
+def _database_id(text: str) -> int:
+    """A game's or tournament's id as argparse takes it: ASCII digits within the column's range."""
+    value = whole_number(text, ID_MAX)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not an id: {text!r} (a whole number up to {ID_MAX})")
+    return value
+
+
+def _port(text: str) -> int:
+    value = whole_number(text, 65535)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a port: {text!r} (a whole number up to 65535)")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -94,6 +94,7 @@ from bot.warm_channels import WarmChannels
 from engine import dice as dice_mod
 from engine.errors import IllegalCommand, InvalidCommand
 from engine.game import Command, Game, Join, Seat, Timeout
+from engine.numbers import ID_MAX, whole_number
 from engine.records import evolve
 
 log = logging.getLogger(__name__)
@@ -1047,8 +1048,9 @@ def _running(uow: UnitOfWork, game_id: int, guild: str) -> GameRecord | None:
 def _tournament_named(uow: UnitOfWork, channel: str, wanted: str | None) -> Tournament | None:
     if wanted is None:
         return uow.tournaments.current(channel)
-    if wanted.strip().removeprefix("#").isdigit():  # "3" or "#3", as /tournaments lists it
-        return uow.tournaments.get(int(wanted.strip().removeprefix("#")))
+    tournament_id = whole_number(wanted.strip().removeprefix("#"), ID_MAX)  # "3" or "#3", as listed
+    if tournament_id is not None:
+        return uow.tournaments.get(tournament_id)
     matches = uow.tournaments.named(wanted)
     if len(matches) > 1:
         ids = ", ".join(f"{t.id} ({t.channel}, {t.created_at:%Y-%m-%d})" for t in matches)

@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.texts import LANGUAGES, placeholder
 from engine.errors import InvalidCommand
+from engine.numbers import COUNT_MAX, whole_number
 
 _ON = frozenset({"on", "yes", "true", "1", "an", "ein", "ja", "oui", "marche"})
 _OFF = frozenset({"off", "no", "false", "0", "aus", "nein", "non", "arret", "arrêt"})
@@ -115,7 +116,5 @@ def _seconds(text: str) -> int | None:
     text = text.strip().lower()
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
     factor = units.get(text[-1:], 0) if text else 0
-    number = text[:-1] if factor else text
-    if not number.isdigit():
-        return None
-    return int(number) * (factor or 1)
+    number = whole_number(text[:-1] if factor else text, COUNT_MAX)
+    return None if number is None else number * (factor or 1)

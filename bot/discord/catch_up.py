@@ -21,6 +21,7 @@ from bot.discord.delivery import Tracked
 from bot.discord.mentions import service_text
 from bot.forum import Pending
 from bot.store import CatchUpPoint
+from engine.numbers import SNOWFLAKE_MAX, digits, whole_number
 
 if TYPE_CHECKING:
     from bot.discord.front import Front
@@ -74,7 +75,7 @@ async def finish_closings(front: Front) -> int:
     ours = {str(guild.id) for guild in front.client.guilds}
     queued = 0
     for closing in await front.croupier.pending_closings(front.started_at):
-        if closing.guild not in ours or not closing.channel.isdigit():
+        if closing.guild not in ours or not digits(closing.channel):
             continue  # another shard process's guild
         thread_id, reply = int(closing.channel), closing.reply
         if closing.close:  # an archived thread takes no edit: the table first
@@ -107,7 +108,7 @@ def _redeliver(front: Front, channel_id: int, pending: Pending) -> None:
             message_id=tracked.answering, channel_id=channel_id, fail_if_not_exists=False
         )
     elif tracked.interaction is not None:  # the token is long gone: a channel message naming the player
-        name = f"<@{pending.actor}>" if pending.actor.isdigit() else pending.actor
+        name = f"<@{pending.actor}>" if digits(pending.actor) else pending.actor
         line = texts.render("discord.delivery.answer_for", {"name": name}, reply.language)
         front.publish(
             channel_id,
@@ -142,7 +143,7 @@ async def catch_up(front: Front) -> int:
 
 
 async def _read(front: Front, channel: Readable, point: CatchUpPoint) -> int:
-    after = int(point.after) if point.after and point.after.isdigit() else None
+    after = whole_number(point.after, SNOWFLAKE_MAX) if point.after else None
     start = discord.Object(after if after is not None else discord.utils.time_snowflake(point.opened_at))
     read = 0
     try:
@@ -166,10 +167,10 @@ async def _read(front: Front, channel: Readable, point: CatchUpPoint) -> int:
 
 async def _channel(front: Front, channel: str, *, guild: str | None = None) -> Readable | None:
     """The channel, if it belongs to one of this process's guilds (a shard process sees only its own)."""
-    if not channel.isdigit():
+    if not digits(channel):
         return None
     ours = {g.id for g in front.client.guilds}
-    if guild is not None and (not guild.isdigit() or int(guild) not in ours):
+    if guild is not None and (not digits(guild) or int(guild) not in ours):
         return None
     found = front.client.get_channel(int(channel))
     if found is None:

@@ -12,6 +12,7 @@ from bot.discord.boards import build_board
 from bot.discord.embeds import game_embeds
 from bot.discord.mentions import only
 from bot.replies import Reply
+from engine.numbers import digits
 
 
 @dataclass
@@ -56,6 +57,6 @@ def outgoing(reply: Reply) -> Outgoing:
     return Outgoing(
         embeds=game_embeds(reply),
         allowed_mentions=only(wake),
-        content=f"<@{wake}>" if wake is not None and wake.isdigit() else None,
+        content=f"<@{wake}>" if wake is not None and digits(wake) else None,
         view=build_board(reply.board),
     )

@@ -36,6 +36,7 @@ from bot.pages import Pages, Voided
 from bot.web.chart import chart_of
 from bot.web.outage import described, outage
 from bot.web.words import number, verdict_words
+from engine.numbers import ID_MAX, whole_number
 
 log = logging.getLogger(__name__)
 
@@ -89,10 +90,12 @@ def make_app(pages: Pages, *, default_language: str = "de") -> web.Application:
     app[JINJA_KEY] = _environment()
     app[DEFAULT_LANGUAGE_KEY] = default_language if default_language in texts.LANGUAGES else "de"
     app.router.add_get("/", index)
-    app.router.add_get(r"/t/{token}", tournament)
-    app.router.add_get(r"/t/{token}/tournament/{tournament_id:\d{1,18}}", tournament)
-    app.router.add_get(r"/t/{token}/game/{game_id:\d{1,18}}", game)
-    app.router.add_get(r"/t/{token}/game/{game_id:\d{1,18}}/live.json", live)
+    # A token is what secrets.token_urlsafe writes; anything else is no page, without a query.
+    token = "{token:[A-Za-z0-9_-]{1,64}}"
+    app.router.add_get(f"/t/{token}", tournament)
+    app.router.add_get(f"/t/{token}/tournament/{{tournament_id:[0-9]{{1,10}}}}", tournament)
+    app.router.add_get(f"/t/{token}/game/{{game_id:[0-9]{{1,10}}}}", game)
+    app.router.add_get(f"/t/{token}/game/{{game_id:[0-9]{{1,10}}}}/live.json", live)
     app.router.add_get("/static/{name}", static)
     app.on_response_prepare.append(_security_headers)
     return app
@@ -182,10 +185,19 @@ async def index(request: web.Request) -> web.Response:
     return _page(request, "index.html", lang, links=links)
 
 
+def _id_in_path(request: web.Request, name: str) -> int:
+    """An id from the address: one the database could hold (ten digits may exceed PostgreSQL's
+    ``integer``), else the page does not exist."""
+    found = whole_number(request.match_info[name], ID_MAX)
+    if found is None:
+        raise web.HTTPNotFound()
+    return found
+
+
 async def tournament(request: web.Request) -> web.Response:
     token = request.match_info["token"]
-    wanted = request.match_info.get("tournament_id")
-    page = await request.app[PAGES_KEY].tournament(token, int(wanted) if wanted else None)
+    wanted = _id_in_path(request, "tournament_id") if "tournament_id" in request.match_info else None
+    page = await request.app[PAGES_KEY].tournament(token, wanted)
     if page is None:
         raise web.HTTPNotFound()
     return _page(
@@ -203,7 +215,7 @@ async def tournament(request: web.Request) -> web.Response:
 
 async def game(request: web.Request) -> web.Response:
     token = request.match_info["token"]
-    page = await request.app[PAGES_KEY].game(token, int(request.match_info["game_id"]))
+    page = await request.app[PAGES_KEY].game(token, _id_in_path(request, "game_id"))
     if page is None:
         raise web.HTTPNotFound()
     return _page(request, "game.html", page.language, page=page)
@@ -211,9 +223,11 @@ async def game(request: web.Request) -> web.Response:
 
 async def live(request: web.Request) -> web.Response:
     token = request.match_info["token"]
-    after = request.query.get("after", "0")
-    cursor = int(after) if after.isdigit() and len(after) <= 18 else 0
-    update = await request.app[PAGES_KEY].live(token, int(request.match_info["game_id"]), cursor)
+    game_id = _id_in_path(request, "game_id")
+    cursor = whole_number(request.query.get("after", "0"), ID_MAX)  # a log entry's id
+    if cursor is None:
+        return _json_error(400, "bad_request")
+    update = await request.app[PAGES_KEY].live(token, game_id, cursor)
     if update is None:
         raise web.HTTPNotFound()
     return web.json_response(update.to_json(), headers={"Cache-Control": LIVE_CACHE})

@@ -251,6 +251,36 @@ async def test_a_database_outage_is_a_503_page(
     assert await live.json() == {"error": "store_unavailable"}
 
 
+async def test_bad_paths_and_parameters_are_404_and_400_never_500(
+    room: Room, client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Unicode digits, ids beyond PostgreSQL's ``integer`` (games.id is 32-bit), tokens that no
+    address could hold: no page, and nothing the database is asked about them."""
+    await room.say("mod: /open verflixte6", "anna: /join", "mod: /start")
+    base = path_of(await room.web_on())
+    missing = [
+        f"{base}/game/2147483648",
+        f"{base}/game/2147483648/live.json",
+        f"{base}/game/9999999999",
+        f"{base}/tournament/2147483648",
+        f"{base}/game/\u0661",  # ARABIC-INDIC DIGIT ONE: int() reads it, the route does not
+        f"{base}/game/\u00b9",  # SUPERSCRIPT ONE
+        f"{base}/game/{'1' * 19}",
+        "/t/" + "x" * 65,
+        "/t/%00",
+        "/t/a%2Fb",
+    ]
+    for address in missing:
+        response = await client.get(address)
+        assert response.status == 404, address
+    for after in ("\u00b2", "\u0663", "-1", "1e3", " 1", "2147483648", "9" * 30, ""):
+        response = await client.get(f"{base}/game/1/live.json", params={"after": after})
+        assert response.status == 400, after
+        assert await response.json() == {"error": "bad_request"}
+    assert (await client.get(f"{base}/game/1/live.json", params={"after": "0"})).status == 200
+    assert [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")] == []
+
+
 async def test_people_are_shown_by_name_only_and_an_open_game_keeps_its_seed(room: Room) -> None:
     """Discord-like participant ids never reach a page; an open game's seed neither."""
     croupier = room.console.croupier
@@ -397,7 +427,7 @@ async def test_the_live_endpoint_answers_the_moves_after_a_cursor(room: Room, cl
     nothing = await (await client.get(path_of(address) + f"/game/1/live.json?after={later['cursor']}")).json()
     assert nothing["moves"] == []
     assert nothing["cursor"] == later["cursor"]
-    assert (await client.get(path_of(address) + "/game/1/live.json?after=abc")).status == 200
+    assert (await client.get(path_of(address) + "/game/1/live.json?after=abc")).status == 400
     assert (await client.get(path_of(address) + "/game/999/live.json")).status == 404
 
 
