@@ -245,7 +245,7 @@ def _run(args: argparse.Namespace) -> int:
 def _console(args: argparse.Namespace, banner: bool = False, web_by_default: bool = False) -> int:
     from bot.console import Console, run_console
     from bot.croupier import Croupier, seed_from_text
-    from bot.web.commands import site_in_loop
+    from bot.web.commands import site_beside_console
 
     settings = get_settings()
 
@@ -260,7 +260,7 @@ def _console(args: argparse.Namespace, banner: bool = False, web_by_default: boo
         text = (
             BANNER.format(db=mask_url(_db_url(args)), mod=(args.moderator or ["mod"])[0]) if banner else None
         )
-        async with site_in_loop(settings, store, by_default=web_by_default) as site:
+        async with site_beside_console(settings, _db_url(args), by_default=web_by_default) as site:
             if site is not None and text is not None:
                 text += WEB_BANNER.format(url=settings.public_web_url, mod=(args.moderator or ["mod"])[0])
             return await run_console(console, as_json=args.json, banner=text)

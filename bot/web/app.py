@@ -34,6 +34,7 @@ from bot.exports import StandingsRow
 from bot.fairness import FACES
 from bot.pages import Pages, Voided
 from bot.web.chart import chart_of
+from bot.web.guard import answering
 from bot.web.outage import described, outage
 from bot.web.words import number, verdict_words
 from engine.numbers import ID_MAX, whole_number
@@ -72,6 +73,9 @@ PAGE_CACHE = "private, no-cache"
 LIVE_CACHE = "no-store"
 STATIC_CACHE = "public, max-age=604800"  # a week; the address carries the file's hash (?v=…)
 ERROR_CACHE = "no-store"
+SERVER = "croupier"  # the Server header: no software or version for anyone to look up
+# What an answer the server gives before any page (a malformed request's 400) carries, as pages do.
+ERROR_HEADERS = {**SECURITY_HEADERS, "Cache-Control": ERROR_CACHE, "Server": SERVER}
 STATIC_TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
 RETRY_AFTER_S = 30
 
@@ -84,7 +88,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 def make_app(pages: Pages, *, default_language: str = "de") -> web.Application:
     """The site over ``pages``; ``default_language`` words the start and error pages when the browser
     names none of de, en, fr."""
-    app = web.Application(middlewares=[_read_only, _errors])
+    app = web.Application(middlewares=[_watched, _read_only, _errors])
     app[PAGES_KEY] = pages
     app[STATIC_KEY] = _static_files()
     app[JINJA_KEY] = _environment()
@@ -125,6 +129,14 @@ def _static_files() -> dict[str, tuple[bytes, str, str]]:
 
 
 # --- middlewares -----------------------------------------------------------------------------------
+
+
+@web.middleware
+async def _watched(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Marks the connection as being answered (and as one that sent a request): the guard of the
+    listening socket never closes such a one to make room (:mod:`bot.web.guard`)."""
+    with answering(request.protocol):
+        return await handler(request)
 
 
 @web.middleware
@@ -173,7 +185,7 @@ async def _security_headers(request: web.Request, response: web.StreamResponse) 
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     response.headers.setdefault("Cache-Control", PAGE_CACHE)
-    response.headers["Server"] = "croupier"
+    response.headers["Server"] = SERVER
 
 
 # --- handlers --------------------------------------------------------------------------------------

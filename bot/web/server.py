@@ -1,5 +1,6 @@
-"""Serving the site: on the caller's event loop (``croupier web``, the console), or on a thread of its
-own beside a front end that owns its loop (``croupier run`` with WEB_PORT set)."""
+"""Serving the site: on the caller's event loop (``croupier web``), or on a thread of its own beside a
+front end that owns its loop (``croupier run`` and the console with WEB_PORT set, ``croupier start``),
+so the pages never hold up a move. Every connection passes the guard of :mod:`bot.web.guard`."""
 
 from __future__ import annotations
 
@@ -12,10 +13,29 @@ from aiohttp import web
 
 from bot.pages import Pages
 from bot.store import ChannelDefaults, Store
-from bot.web.app import make_app
+from bot.web.app import ERROR_HEADERS, make_app
 from bot.web.errors import CannotServe
+from bot.web.guard import Guard, connection_ceiling, quiet_accept_failures, raise_file_limit
 
 log = logging.getLogger(__name__)
+
+
+class GuardedSite(web.BaseSite):
+    """aiohttp's TCP site, with the :class:`Guard` as the listening socket's protocol factory."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, guard: Guard) -> None:
+        super().__init__(runner)
+        self.host, self.port, self.guard = host, port, guard
+
+    @property
+    def name(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    async def start(self) -> None:
+        await super().start()
+        self._server = await asyncio.get_running_loop().create_server(
+            self.guard, self.host, self.port, backlog=self._backlog, reuse_address=True
+        )
 
 
 @dataclass
@@ -31,15 +51,18 @@ class Site:
 
 async def start_site(pages: Pages, host: str, port: int, *, default_language: str = "de") -> Site:
     """Serve the pages on ``host:port`` (port 0: any free port) on the running loop; CannotServe when
-    nothing can listen there (a busy port)."""
-    runner = web.AppRunner(make_app(pages, default_language=default_language), access_log=None)
+    nothing can listen there (a busy port). Every connection goes through a :class:`Guard`."""
+    app = make_app(pages, default_language=default_language)
+    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    ceiling = connection_ceiling(raise_file_limit())
+    site = GuardedSite(runner, host, port, Guard(runner, ERROR_HEADERS, ceiling))
     try:
         await site.start()
     except OSError as error:
         await runner.cleanup()
         raise CannotServe(host, port, error) from None
+    quiet_accept_failures(asyncio.get_running_loop())
     bound = runner.addresses[0]
     shown_host = f"[{bound[0]}]" if ":" in str(bound[0]) else bound[0]
     url = f"http://{shown_host}:{bound[1]}"
