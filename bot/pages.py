@@ -215,7 +215,8 @@ class Pages:
     _dice: DiceMemo = field(default_factory=lambda: DiceMemo(), repr=False)
 
     async def index(self) -> tuple[TournamentLink, ...]:
-        """Every tournament of every channel on the web, newest channel tournament first per channel."""
+        """Every tournament of the channels listed on the start page (on the web, and listed by their
+        moderators), newest channel tournament first per channel."""
         return await self._read(self._index)
 
     async def tournament(self, token: str, tournament_id: int | None = None) -> TournamentPage | None:
@@ -252,7 +253,7 @@ class Pages:
 
     def _index(self, uow: UnitOfWork) -> tuple[TournamentLink, ...]:
         links: list[TournamentLink] = []
-        for visible in uow.web.visible():
+        for visible in uow.web.listed():
             tournaments = _tournaments_of(uow, visible)
             for tournament in reversed(tournaments):
                 games = uow.web.games_in(tournament.id)

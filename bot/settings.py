@@ -89,6 +89,8 @@ class Settings(BaseSettings):
     web_host: str = DEFAULT_WEB_HOST
     web_port: int | None = Field(default=None, ge=1, le=65535)
     web_base_url: str | None = None  # what /settings web=on hands out, e.g. https://dice.example.org
+    # Whether the start page lists the tournaments moderators listed (/settings listed=on); off: none.
+    web_index: bool = True
 
     @field_validator("discord_guild_ids", "discord_shard_ids", mode="before")
     @classmethod

@@ -1,7 +1,7 @@
 """Reading ``/settings key=value …``: per-channel language, moderator role, turn timeout, whether a
-game opened in a text channel gets a Discord thread of its own (``threads=on|off``), and whether the
+game opened in a text channel gets a Discord thread of its own (``threads=on|off``), whether the
 channel's tournament is on the web (``web=on|off``, a flag the moderator action turns into a web
-token).
+token) and whether the site's start page lists it (``listed=on|off``; unlisted by default).
 
 :data:`SETTINGS` is the one place a key is described: how it is typed, what it sets, how its value is
 read and how the help shows it. The parser, the refusals (``settings_missing``, ``unknown_setting``)
@@ -67,6 +67,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("timeout", "turn_timeout_seconds", "SECONDS", _timeout, ("turn_timeout",)),
     Setting("threads", "threads", "on|off", switch("setting_switch", "threads"), ("thread",)),
     Setting("web", "web", "on|off", switch("web_switch", "web")),
+    Setting(
+        "listed",
+        "listed",
+        "on|off",
+        switch("listed_switch", "listed"),
+        ("list", "index", "gelistet", "verzeichnet", "liste", "listé", "repertorie", "répertorié"),
+    ),
 )
 KEYS: tuple[str, ...] = tuple(setting.key for setting in SETTINGS)
 _BY_SPELLING: Mapping[str, Setting] = {

@@ -10,7 +10,7 @@ token).
 
 Routes::
 
-    GET /                                       the tournaments on the web
+    GET /                                       the tournaments listed on it (none with WEB_INDEX=off)
     GET /t/{token}                              a channel's newest tournament
     GET /t/{token}/tournament/{id}              one of its tournaments
     GET /t/{token}/game/{id}                    a game: opening, moves with dice, table, verification
@@ -45,6 +45,7 @@ PAGES_KEY = web.AppKey("pages", Pages)
 STATIC_KEY = web.AppKey("static", dict)
 JINJA_KEY = web.AppKey("jinja", Environment)
 DEFAULT_LANGUAGE_KEY = web.AppKey("default_language", str)
+INDEX_KEY = web.AppKey("index", bool)
 
 READ_METHODS = frozenset({"GET", "HEAD"})
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -85,14 +86,15 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # --- the application -------------------------------------------------------------------------------
 
 
-def make_app(pages: Pages, *, default_language: str = "de") -> web.Application:
+def make_app(pages: Pages, *, default_language: str = "de", listing: bool = True) -> web.Application:
     """The site over ``pages``; ``default_language`` words the start and error pages when the browser
-    names none of de, en, fr."""
+    names none of de, en, fr; ``listing=False`` (WEB_INDEX=off) makes the start page list nothing."""
     app = web.Application(middlewares=[_watched, _read_only, _errors])
     app[PAGES_KEY] = pages
     app[STATIC_KEY] = _static_files()
     app[JINJA_KEY] = _environment()
     app[DEFAULT_LANGUAGE_KEY] = default_language if default_language in texts.LANGUAGES else "de"
+    app[INDEX_KEY] = listing
     app.router.add_get("/", index)
     # A token is what secrets.token_urlsafe writes; anything else is no page, without a query.
     token = "{token:[A-Za-z0-9_-]{1,64}}"
@@ -192,9 +194,12 @@ async def _security_headers(request: web.Request, response: web.StreamResponse) 
 
 
 async def index(request: web.Request) -> web.Response:
-    links = await request.app[PAGES_KEY].index()
+    """The tournaments moderators listed; none, without asking the database, where the operator turned
+    the list off (the pages themselves stay reachable by their addresses)."""
+    listing = request.app[INDEX_KEY]
+    links = await request.app[PAGES_KEY].index() if listing else ()
     lang = browser_language(request)
-    return _page(request, "index.html", lang, links=links)
+    return _page(request, "index.html", lang, links=links, listing=listing)
 
 
 def _id_in_path(request: web.Request, name: str) -> int:

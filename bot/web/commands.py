@@ -32,6 +32,7 @@ def serve_command(settings: Settings, db_url: str, host: str | None, port: int |
             host or settings.web_host,
             port if port is not None else settings.web_port or DEFAULT_WEB_PORT,
             defaults=ChannelDefaults.from_settings(settings),
+            listing=settings.web_index,
         )
     )
 
@@ -57,7 +58,11 @@ def site_beside(settings: Settings, db_url: str) -> Iterator[SiteThread | None]:
         yield None
         return
     site = SiteThread(
-        db_url, settings.web_host, settings.web_port, defaults=ChannelDefaults.from_settings(settings)
+        db_url,
+        settings.web_host,
+        settings.web_port,
+        defaults=ChannelDefaults.from_settings(settings),
+        listing=settings.web_index,
     )
     site.start()
     print(f"croupier: the tournament pages are on {settings.public_web_url}/", file=sys.stderr)
@@ -79,7 +84,8 @@ async def site_beside_console(
         yield None
         return
     port = settings.web_port or DEFAULT_WEB_PORT
-    site = SiteThread(db_url, settings.web_host, port, defaults=ChannelDefaults.from_settings(settings))
+    defaults = ChannelDefaults.from_settings(settings)
+    site = SiteThread(db_url, settings.web_host, port, defaults=defaults, listing=settings.web_index)
     try:
         await asyncio.to_thread(site.start)
     except CannotServe as problem:

@@ -49,10 +49,12 @@ class Site:
         await self.runner.cleanup()
 
 
-async def start_site(pages: Pages, host: str, port: int, *, default_language: str = "de") -> Site:
+async def start_site(
+    pages: Pages, host: str, port: int, *, default_language: str = "de", listing: bool = True
+) -> Site:
     """Serve the pages on ``host:port`` (port 0: any free port) on the running loop; CannotServe when
     nothing can listen there (a busy port). Every connection goes through a :class:`Guard`."""
-    app = make_app(pages, default_language=default_language)
+    app = make_app(pages, default_language=default_language, listing=listing)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     ceiling = connection_ceiling(raise_file_limit())
@@ -71,13 +73,19 @@ async def start_site(pages: Pages, host: str, port: int, *, default_language: st
 
 
 async def serve_forever(
-    db_url: str, host: str, port: int, *, defaults: ChannelDefaults | None = None, announce: bool = True
+    db_url: str,
+    host: str,
+    port: int,
+    *,
+    defaults: ChannelDefaults | None = None,
+    announce: bool = True,
+    listing: bool = True,
 ) -> int:
     """``croupier web``: open the store and serve until cancelled (Ctrl-C, SIGTERM)."""
     store = await Store.open(db_url, defaults=defaults)
     try:
         language = (defaults.language if defaults else None) or "de"
-        site = await start_site(Pages(store), host, port, default_language=language)
+        site = await start_site(Pages(store), host, port, default_language=language, listing=listing)
         if announce:
             print(f"croupier: the tournament pages are on {site.url}/", flush=True)
         try:
@@ -97,6 +105,7 @@ class SiteThread:
     host: str
     port: int
     defaults: ChannelDefaults | None = None
+    listing: bool = True  # WEB_INDEX: whether the start page lists the tournaments moderators listed
     _loop: asyncio.AbstractEventLoop | None = None
     _stop: asyncio.Event | None = None
     _ready: threading.Event = field(default_factory=threading.Event)
@@ -127,7 +136,9 @@ class SiteThread:
         store = await Store.open(self.db_url, defaults=self.defaults)
         try:
             language = (self.defaults.language if self.defaults else None) or "de"
-            site = await start_site(Pages(store), self.host, self.port, default_language=language)
+            site = await start_site(
+                Pages(store), self.host, self.port, default_language=language, listing=self.listing
+            )
             self.url = site.url
             self._ready.set()
             try:
