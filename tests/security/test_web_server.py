@@ -201,3 +201,31 @@ async def test_a_malformed_request_is_answered_like_a_page_without_quoting_it(
     assert headers["cache-control"] == "no-store"
     assert body == b"400 Bad Request\n"  # nothing of the request, nothing of aiohttp
     assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+
+
+def test_accept_failures_are_one_counted_line_a_minute_not_a_traceback_each(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """What filled 47 MB of log in half a minute: asyncio's report of each ``accept()`` that failed for
+    want of files. The site's loop counts them instead; any other report goes where it went before."""
+    import asyncio
+
+    from bot.web.guard import ACCEPT_OUT_OF_FILES, quiet_accept_failures
+
+    loop = asyncio.new_event_loop()
+    others: list[str] = []
+    loop.set_exception_handler(lambda _loop, context: others.append(context["message"]))
+    try:
+        quiet_accept_failures(loop)
+        caplog.set_level(logging.DEBUG)
+        for _ in range(10_000):
+            loop.call_exception_handler(
+                {"message": ACCEPT_OUT_OF_FILES, "exception": OSError(24, "Too many open files")}
+            )
+        loop.call_exception_handler({"message": "something else"})
+    finally:
+        loop.close()
+    said = [r for r in caplog.records if "accept()" in r.getMessage()]
+    assert len(said) == 1
+    assert said[0].exc_info is None
+    assert others == ["something else"]
