@@ -31,6 +31,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def interruptible() -> None:
+    """In the child, before it starts: Ctrl-C (SIGINT) ends it, as in a terminal — also when the suite
+    itself runs in the background, whose children a shell starts with SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def fetch(url: str) -> tuple[int, str]:
     with urllib.request.urlopen(url, timeout=30) as response:
         return response.status, response.read().decode()
@@ -46,6 +52,7 @@ def test_croupier_web_serves_the_pages(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     try:
         assert process.stdout is not None
@@ -82,6 +89,7 @@ def test_web_index_off_turns_the_start_page_list_off_for_the_whole_site(tmp_path
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     try:
         assert process.stdout is not None
