@@ -22,6 +22,7 @@ are.
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
@@ -101,6 +102,20 @@ def distinguished(names: Mapping[str, str]) -> dict[str, str]:
             shown[player] = candidate
             taken |= looks(candidate)
     return shown
+
+
+_SUFFIXED = re.compile(r"^(.*?)( \([A-Z]{2,}\))$", re.DOTALL)
+
+
+def shortened(name: str, limit: int) -> str:
+    """A shown name cut to ``limit`` characters (an ellipsis marking the cut) without losing its
+    look-alike suffix: where names are cut short, the suffix is what tells two apart."""
+    if len(name) <= limit:
+        return name
+    found = _SUFFIXED.match(name)
+    base, suffix = (found.group(1), found.group(2)) if found else (name, "")
+    room = max(1, limit - len(suffix) - 1)
+    return base[:room] + "…" + suffix
 
 
 def _alike(shown: Mapping[str, str]) -> list[list[str]]:

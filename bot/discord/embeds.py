@@ -18,6 +18,7 @@ from bot.discord.mentions import quiet
 from bot.exports import StandingsTable, column
 from bot.games import GAMES
 from bot.replies import Card, Reply, Row
+from bot.shown_names import shortened
 
 TITLE_MAX = 256
 DESCRIPTION_MAX = 4096
@@ -214,7 +215,7 @@ def standings_cells(table: StandingsTable, lang: str) -> tuple[list[str], list[l
     rows = [
         [
             str(row.rank),
-            clip(escape.one_line(row.name).replace("`", "ˋ"), 20),  # in a code block: no "```"
+            shortened(escape.one_line(row.name).replace("`", "ˋ"), 20),  # in a code block: no "```"
             *earlier,
             *("–" if points is None else str(points) for points in row.points[hidden:]),
             str(row.total),

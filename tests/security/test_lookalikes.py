@@ -117,3 +117,21 @@ async def test_four_annas_are_four_names_everywhere(room: Room, client: TestClie
             assert str(escape(shown)) in page
     rows_on_page = re.findall(r'data-player="([^"]*)"', tournament)
     assert len(set(rows_on_page)) == 4
+
+
+def test_where_names_are_cut_short_the_suffix_stays() -> None:
+    """The Discord standings (text and picture) show 20 characters of a name: two long look-alikes
+    keep what tells them apart."""
+    from bot.discord.embeds import standings_cells
+    from bot.exports import StandingsRow, StandingsTable
+
+    long = "Maximiliane-Charlotte"
+    names = distinguished({"1": long, "2": long.replace("a", "\u0430", 1)})  # a Cyrillic а
+    rows = tuple(
+        StandingsRow(rank=rank, player=player, name=name, points=(5,), total=5, best=5, zombies=0)
+        for rank, (player, name) in enumerate(names.items(), 1)
+    )
+    _, cells = standings_cells(StandingsTable("Cup", "sum", (1,), rows), "de")
+    shown = [row[1] for row in cells]
+    assert all(len(name) <= 20 for name in shown)
+    assert not looks(shown[0]) & looks(shown[1]), shown
