@@ -23,14 +23,16 @@ RUN mkdir engine bot \
  && rm -rf engine bot build croupier.egg-info
 
 # The project itself. Installed in place (editable) because `croupier migrate` finds the Alembic
-# revisions in /app/migrations next to the package, as in a checkout.
+# revisions in /app/migrations next to the package, as in a checkout. /app/data, where a SQLite
+# database would live, is the croupier user's alone: the database holds the open games' seeds.
 COPY alembic.ini ./
 COPY migrations ./migrations
 COPY engine ./engine
 COPY bot ./bot
 RUN pip install --no-deps --editable . \
  && mkdir -p /app/data \
- && chown croupier:croupier /app/data
+ && chown croupier:croupier /app/data \
+ && chmod 0700 /app/data
 
 USER croupier
 

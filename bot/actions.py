@@ -197,25 +197,32 @@ class ChangeSettings:
     def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
         fields = parse_settings(self.options)
         web = fields.pop("web", None)
+        listed = fields.pop("listed", None)
         settings = ctx.channel.settings
-        if fields or web is None:
+        if fields or (web is None and listed is None):
             uow.settings.set(ctx.guild, settings.channel, **fields)
         shown = described(fields)  # as typed: timeout=90, not turn_timeout_seconds=90
         lang = fields.get("language") or ctx.lang
         lines = [ctx.narrator.line("common.settings_changed", {"settings": shown}, lang)] if fields else []
+        if listed is not None:
+            uow.web.set_listed(ctx.guild, settings.channel, listed)
         if web is not None:
-            lines.append(_web_switch(uow, ctx, settings.channel, web, lang))
+            lines += _web_switch(uow, ctx, settings.channel, web, lang)
+        if listed is not None:
+            lines.append(_listing(uow, ctx, settings.channel, listed, lang))
         reply = Reply(ok=True, lines=tuple(lines), language=lang)
-        logged = {"type": "Settings", **fields} | ({} if web is None else {"web": web})
+        switches = {"web": web, "listed": listed}
+        logged = {"type": "Settings", **fields} | {k: v for k, v in switches.items() if v is not None}
         return Done(reply, logged)
 
 
-def _web_switch(uow: UnitOfWork, ctx: Context, channel: str, on: bool, lang: str) -> str:
+def _web_switch(uow: UnitOfWork, ctx: Context, channel: str, on: bool, lang: str) -> list[str]:
     """``web=on``: the channel's pages go on the web under a new unguessable address (or stay under
-    the one they have); ``web=off``: off the web, and the address stops working."""
+    the one they have), unlisted unless a moderator listed them; ``web=off``: off the web, and the
+    address stops working."""
     if not on:
         uow.web.hide(ctx.guild, channel)
-        return ctx.narrator.line("web.switched_off", {}, lang)
+        return [ctx.narrator.line("web.switched_off", {}, lang)]
     token = uow.web.token(ctx.guild, channel)
     if token is None:
         token = secrets.token_urlsafe(18)
@@ -223,7 +230,19 @@ def _web_switch(uow: UnitOfWork, ctx: Context, channel: str, on: bool, lang: str
     url = f"{ctx.web_base_url.rstrip('/')}/t/{token}"
     # The address is the croupier's own (WEB_BASE_URL and a token), not a player's text: shown as it
     # is, so that Discord makes it a link.
-    return ctx.narrator.line("web.switched_on", {"url": url}, lang, literal=True)
+    lines = [ctx.narrator.line("web.switched_on", {"url": url}, lang, literal=True)]
+    if not uow.web.is_listed(ctx.guild, channel):
+        lines.append(ctx.narrator.line("web.unlisted_note", {}, lang))
+    return lines
+
+
+def _listing(uow: UnitOfWork, ctx: Context, channel: str, listed: bool, lang: str) -> str:
+    """``listed=on``: the site's start page lists the channel's tournaments (once on the web);
+    ``listed=off``: only whoever has the address finds them."""
+    if not listed:
+        return ctx.narrator.line("web.listed_off", {}, lang)
+    on_the_web = uow.web.token(ctx.guild, channel) is not None
+    return ctx.narrator.line("web.listed_on" if on_the_web else "web.listed_on_later", {}, lang)
 
 
 def _current_tournament(uow: UnitOfWork, ctx: Context, lang: str) -> Tournament:

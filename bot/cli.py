@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TextIO
@@ -33,6 +34,7 @@ from bot.settings import Settings, get_settings, settings_problem
 from bot.store import BadDatabaseURL, SchemaNotCurrent, Store, StoreUnavailable, store_url
 from bot.urls import mask_url, mask_urls_in
 from bot.web.errors import CannotServe
+from engine.numbers import ID_MAX, whole_number
 
 BANNER = """Croupier — console channel ({db})
 Type lines as  NAME: TEXT.  The moderator here is "{mod}". Try:
@@ -83,11 +85,11 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--channel", default="console", help="whose current tournament (default: console)")
 
     verify = with_db(sub.add_parser("verify", help="re-derive the dice of closed games"))
-    verify.add_argument("--durchgang", type=int, metavar="ID", help="one game only")
+    verify.add_argument("--durchgang", type=_database_id, metavar="ID", help="one game only")
 
     audit = with_db(sub.add_parser("audit", help="print a game's log, undone moves marked"))
     audit.add_argument(
-        "--game", type=int, required=True, metavar="ID", help="the game id (as verify shows it)"
+        "--game", type=_database_id, required=True, metavar="ID", help="the game id (as verify shows it)"
     )
 
     with_db(sub.add_parser("migrate", help="upgrade the database schema to head"))
@@ -95,9 +97,9 @@ def _parser() -> argparse.ArgumentParser:
 
     web = with_db(sub.add_parser("web", help="serve the tournament web pages"))
     web.add_argument("--host", help="address to listen on (default: WEB_HOST, else 127.0.0.1)")
-    web.add_argument("--port", type=int, help="port (default: WEB_PORT, else 8080)")
+    web.add_argument("--port", type=_port, help="port (default: WEB_PORT, else 8080)")
     stats = with_db(sub.add_parser("stats", help="fairness of the dice: faces, χ² test, luck per player"))
-    stats.add_argument("--tournament", type=int, metavar="ID")
+    stats.add_argument("--tournament", type=_database_id, metavar="ID")
     stats.add_argument("--channel", default="console", help="whose current tournament (default: console)")
     stats.add_argument("--json", action="store_true", help="one JSON object")
 
@@ -105,6 +107,21 @@ def _parser() -> argparse.ArgumentParser:
     odds.add_argument("--dice", default="5", metavar="N", help="number of dice, 3 to 10 (default 5)")
     odds.add_argument("--json", action="store_true", help="one JSON object with exact fractions")
     return parser
+
+
+def _database_id(text: str) -> int:
+    """A game's or tournament's id as argparse takes it: ASCII digits within the column's range."""
+    value = whole_number(text, ID_MAX)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not an id: {text!r} (a whole number up to {ID_MAX})")
+    return value
+
+
+def _port(text: str) -> int:
+    value = whole_number(text, 65535)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a port: {text!r} (a whole number up to 65535)")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -123,7 +140,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if "db" in vars(args):
             store_url(_db_url(args))  # a URL the store cannot use is refused before anything starts
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()  # here, where a reader that went away (``| head``) is caught below
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
     except BadDatabaseURL as error:
         return _fail(str(error), 2)
     except (StoreUnavailable, SchemaNotCurrent, CannotServe) as error:
@@ -160,6 +181,21 @@ class RoutineNotes(logging.Filter):
         if self.verbose or not record.name.startswith("discord."):
             return True
         return not any(note in str(record.msg) for note in self.NOTES)
+
+
+SIGPIPE_EXIT = 128 + 13  # what a shell reports for a process that SIGPIPE ended, as `cat | head` does
+
+
+def _reader_gone() -> int:
+    """The reader of stdout went away (``croupier stats --json | head``): stop quietly, as other command
+    line tools do. Python ignores SIGPIPE, so the write raised instead; stdout now points at the null
+    device, or the interpreter's last flush at exit would fail once more."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, sys.stdout.fileno())
+    finally:
+        os.close(null)
+    return SIGPIPE_EXIT
 
 
 def _fail(message: str, code: int = 1, stream: TextIO | None = None) -> int:
@@ -209,7 +245,7 @@ def _run(args: argparse.Namespace) -> int:
 def _console(args: argparse.Namespace, banner: bool = False, web_by_default: bool = False) -> int:
     from bot.console import Console, run_console
     from bot.croupier import Croupier, seed_from_text
-    from bot.web.commands import site_in_loop
+    from bot.web.commands import site_beside_console
 
     settings = get_settings()
 
@@ -224,7 +260,7 @@ def _console(args: argparse.Namespace, banner: bool = False, web_by_default: boo
         text = (
             BANNER.format(db=mask_url(_db_url(args)), mod=(args.moderator or ["mod"])[0]) if banner else None
         )
-        async with site_in_loop(settings, store, by_default=web_by_default) as site:
+        async with site_beside_console(settings, _db_url(args), by_default=web_by_default) as site:
             if site is not None and text is not None:
                 text += WEB_BANNER.format(url=settings.public_web_url, mod=(args.moderator or ["mod"])[0])
             return await run_console(console, as_json=args.json, banner=text)
@@ -314,10 +350,14 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from bot.store.errors import MigrationFailed
     from bot.store.migrate import upgrade
 
     url = _db_url(args)
-    upgrade(url)
+    try:
+        upgrade(url)
+    except MigrationFailed as error:
+        return _fail(str(error))
     print(f"croupier: {mask_url(url)} is at the newest schema revision")
     return 0
 

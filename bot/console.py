@@ -29,6 +29,7 @@ from bot.replies import Reply
 from bot.store import StoreUnavailable
 from bot.texts import has, render
 from engine.game import Close, Command, Join, Leave, Remove, Skip, Start
+from engine.numbers import ID_MAX, whole_number
 
 CHANNEL = "console"
 GUILD = "console"
@@ -165,9 +166,10 @@ class Console:
 
     async def _verify(self, msg: Incoming, args: list[str]) -> Reply:
         """``/verify`` or ``/verify ID``; anything else is answered with the form it takes."""
-        if len(args) > 1 or (args and not args[0].isdigit()):
+        game_id = whole_number(args[0], ID_MAX) if args else None
+        if len(args) > 1 or (args and game_id is None):
             return await self.croupier.say_error(msg, "verify_usage")
-        return await self.croupier.verify_reply(msg, int(args[0]) if args else None)
+        return await self.croupier.verify_reply(msg, game_id)
 
     async def _adjust(self, msg: Incoming, args: list[str]) -> Reply:
         """``/adjust NAME ±N REASON``: the name is every word before the first signed whole number."""
@@ -232,14 +234,22 @@ def _name_and_reason(args: Sequence[str]) -> tuple[str, str]:
     return (args[0] if args else ""), " ".join(args[1:])
 
 
-_POINTS = re.compile(r"^[+\-−]?\d{1,9}$")
+_POINTS_MAX = 999_999_999
+
+
+def _points(word: str) -> int | None:
+    """``5``, ``+5``, ``-5`` or ``−5`` (the typographic minus) → a number of points; None otherwise."""
+    sign = -1 if word[:1] in ("-", "−") else 1
+    amount = whole_number(word[1:] if word[:1] in ("+", "-", "−") else word, _POINTS_MAX)
+    return None if amount is None else sign * amount
 
 
 def _adjustment(args: Sequence[str]) -> tuple[str, int, str] | None:
     """``NAME ±N REASON…`` → (name, points, reason); None when no name comes before a whole number."""
     for index, word in enumerate(args):
-        if index > 0 and _POINTS.match(word):
-            return " ".join(args[:index]), int(word.replace("−", "-")), " ".join(args[index + 1 :])
+        points = _points(word) if index > 0 else None
+        if points is not None:
+            return " ".join(args[:index]), points, " ".join(args[index + 1 :])
     return None
 
 

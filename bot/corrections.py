@@ -29,6 +29,7 @@ from bot.games import GAMES, language_of
 from bot.moves import Refusal
 from bot.rendering import Narrator, Table, namer
 from bot.replies import Reply
+from bot.shown_names import distinguished
 from bot.store import (
     Correction,
     GameRecord,
@@ -179,12 +180,14 @@ def _tournament(uow: UnitOfWork, ctx: Context) -> Tournament | Refusal:
     return tournament
 
 
-def _player(uow: UnitOfWork, tournament: Tournament, text: str) -> tuple[str, str] | Refusal:
+def _player(uow: UnitOfWork, tournament: Tournament, text: str) -> tuple[str, str, str] | Refusal:
+    """The player ``text`` names: id, stored name (what the correction keeps) and the name shown (a
+    look-alike of another player's told apart)."""
     players = uow.corrections.players_in(tournament.id)
     found = resolve_player(players, text)
     if isinstance(found, CroupierError):
         return Refusal(found)
-    return found, players[found]
+    return found, players[found], distinguished(players)[found]
 
 
 def _new(ctx: Context, tournament_id: int, kind: str, reason: str, **fields: Any) -> NewCorrection:
@@ -252,7 +255,7 @@ class Undo:
                 "undo",
                 self.reason,
                 player=last.actor,
-                player_name=name_of(last.actor),
+                player_name=namer(game.table(state), game.table(current), shown=False)(last.actor),
                 game_id=record.id,
                 voided_entry=last.id,
             )
@@ -310,14 +313,14 @@ class Adjust:
         found = _player(uow, tournament, self.player)
         if isinstance(found, Refusal):
             return found
-        player, name = found
+        player, name, shown = found
         correction = uow.corrections.add(
             _new(
                 ctx, tournament.id, "adjust", self.reason, player=player, player_name=name, points=self.points
             )
         )
         facts = {
-            "name": name,
+            "name": shown,
             "points": signed(self.points),
             "reason": correction.reason,
             "moderator": correction.moderator_name,
@@ -367,15 +370,15 @@ def _standing(uow: UnitOfWork, ctx: Context, kind: str, text: str, reason: str) 
     found = _player(uow, tournament, text)
     if isinstance(found, Refusal):
         return found
-    player, name = found
+    player, name, shown = found
     barred = uow.corrections.disqualified(tournament.id).get(player)
     if kind == "disqualify" and barred is not None:
-        return Refusal(IllegalCommand("already_disqualified", name=name, reason=barred.reason))
+        return Refusal(IllegalCommand("already_disqualified", name=shown, reason=barred.reason))
     if kind == "reinstate" and barred is None:
-        return Refusal(IllegalCommand("not_disqualified", name=name))
+        return Refusal(IllegalCommand("not_disqualified", name=shown))
     correction = uow.corrections.add(_new(ctx, tournament.id, kind, reason, player=player, player_name=name))
     facts = {
-        "name": name,
+        "name": shown,
         "reason": correction.reason,
         "moderator": correction.moderator_name,
         "tournament": tournament.name,
@@ -417,6 +420,17 @@ def correction_line(narrator: Narrator, correction: Correction, lang: str, game:
     return narrator.line(f"common.correction.{correction.kind}", facts, lang)
 
 
+def named_as_shown(corrections: Sequence[Correction], players: Mapping[str, str]) -> tuple[Correction, ...]:
+    """The corrections with each player's name as readers see it beside the tournament's other
+    ``players`` (id → stored name): look-alikes told apart (:func:`bot.shown_names.distinguished`)."""
+    names = dict(players)
+    for c in corrections:
+        if c.player and c.player_name:
+            names.setdefault(c.player, c.player_name)
+    shown = distinguished(names)
+    return tuple(replace(c, player_name=shown[c.player]) if c.player in shown else c for c in corrections)
+
+
 def corrections_reply(uow: UnitOfWork, narrator: Narrator, guild: str, channel: str, home: str) -> Reply:
     """Every correction of the channel's current tournament, oldest first."""
     lang = language_of(uow.channels.state(guild, channel, home))
@@ -427,7 +441,8 @@ def corrections_reply(uow: UnitOfWork, narrator: Narrator, guild: str, channel: 
     if not corrections:
         return narrator.simple("common.corrections_none", {"name": tournament.name}, lang)
     lines = [narrator.line("common.corrections_title", {"name": tournament.name}, lang)]
-    lines += [correction_line(narrator, c, lang, _title(uow, narrator, c, lang)) for c in corrections]
+    shown = named_as_shown(corrections, uow.corrections.players_in(tournament.id))
+    lines += [correction_line(narrator, c, lang, _title(uow, narrator, c, lang)) for c in shown]
     return Reply(ok=True, lines=tuple(lines), title=tournament.name, language=lang)
 
 

@@ -96,6 +96,7 @@ from bot.warm_channels import WarmChannels
 from engine import dice as dice_mod
 from engine.errors import IllegalCommand, InvalidCommand
 from engine.game import Command, Game, Join, Seat, Timeout
+from engine.numbers import ID_MAX, SNOWFLAKE_MAX, whole_number
 from engine.records import evolve
 
 log = logging.getLogger(__name__)
@@ -160,17 +161,29 @@ def might_be_command(text: str) -> bool:
     return any(reading is not None for reading in readings(Typed.of(text).text).values())
 
 
-def holds_role(msg: Incoming, role_setting: str | None) -> bool:
-    """Whether the author carries the configured moderator role, given by id, mention or name."""
-    if not role_setting:
-        return False
+def role_id_of(role_setting: str) -> str | None:
+    """The role's id when the setting gives one (``1234``, ``<@&1234>``, ``@1234``); None for a name."""
     wanted = role_setting.strip()
     for prefix in ("<@&", "@"):
         if wanted.startswith(prefix):
             wanted = wanted[len(prefix) :].rstrip(">")
             break
-    folded = wanted.casefold()
-    return any(role_id == wanted or name.casefold() == folded for role_id, name in msg.roles)
+    found = whole_number(wanted, SNOWFLAKE_MAX)
+    return None if found is None else str(found)
+
+
+def holds_role(msg: Incoming, role_setting: str | None) -> bool:
+    """Whether the author carries the configured moderator role. Given by id (or mention) it is that
+    role alone — a role *named* like the id is another role. Given by name it is any role of that
+    name (case folded), which whoever may create roles can make: the start warns of it
+    (:func:`bot.discord.client.warn_of_role_names`) and the deployment guide says to prefer the id."""
+    if not role_setting:
+        return False
+    wanted = role_id_of(role_setting)
+    if wanted is not None:
+        return any(role_id == wanted for role_id, _ in msg.roles)
+    folded = role_setting.strip().removeprefix("@").casefold()
+    return any(name.casefold() == folded for _, name in msg.roles)
 
 
 def moderates(msg: Incoming, settings: ChannelSettings) -> bool:
@@ -1103,8 +1116,9 @@ def _running(uow: UnitOfWork, game_id: int, guild: str) -> GameRecord | None:
 def _tournament_named(uow: UnitOfWork, channel: str, wanted: str | None) -> Tournament | None:
     if wanted is None:
         return uow.tournaments.current(channel)
-    if wanted.strip().removeprefix("#").isdigit():  # "3" or "#3", as /tournaments lists it
-        return uow.tournaments.get(int(wanted.strip().removeprefix("#")))
+    tournament_id = whole_number(wanted.strip().removeprefix("#"), ID_MAX)  # "3" or "#3", as listed
+    if tournament_id is not None:
+        return uow.tournaments.get(tournament_id)
     matches = uow.tournaments.named(wanted)
     if len(matches) > 1:
         ids = ", ".join(f"{t.id} ({t.channel}, {t.created_at:%Y-%m-%d})" for t in matches)

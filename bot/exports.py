@@ -11,9 +11,11 @@ numbers). Every format names its tournament. Markdown and BBCode write a negativ
 typographic minus ("−3"), as the croupier's sentences do; CSV keeps the ASCII "-3" a spreadsheet reads
 as a number.
 
-Names are whatever players call themselves, so no format lets one become markup: in CSV a name a
-spreadsheet would read as a formula gets a leading single quote (OWASP, "CSV injection"); Markdown and
-BBCode escape what would open a link, a tag or a new row.
+Names are whatever players call themselves, so no format lets one become markup: in CSV every cell is
+quoted, and a name a spreadsheet would read as a formula gets a single quote before it (OWASP, "CSV
+injection") — also a piece of a name that would start a cell of its own where the file is opened with
+``;`` or a tab as separator (German Excel splits a ``.csv`` at ``;``); Markdown and BBCode escape what
+would open a link, a tag or a new row.
 """
 
 from __future__ import annotations
@@ -127,6 +129,10 @@ _TAIL = ("total", "best", "zombies")
 # A spreadsheet evaluates a cell starting with one of these (OWASP's list for CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# Where a spreadsheet may start a cell inside a text: at its start and after a separator it may be told
+# to use (a comma or semicolon; a tab is a blank by then), a formula character past blanks and double
+# quotes begins a cell it evaluates. A single quote there already makes the cell text.
+_CELL_FORMULA = re.compile(r'(^|[,;])([\s"]*)(?=[=+\-@])')
 
 
 def _one_line(text: str) -> str:
@@ -135,15 +141,20 @@ def _one_line(text: str) -> str:
 
 
 def csv_text(text: str) -> str:
-    """A text cell no spreadsheet evaluates: one line, and a single quote before a formula character
-    it starts with (also after blanks, which some spreadsheets skip)."""
+    """A text cell no spreadsheet evaluates, whichever separator it splits the file at: one line, and a
+    single quote before every formula character that starts the text or a piece of it after a comma or
+    semicolon (also after blanks and double quotes, which some spreadsheets skip; tabs are blanks by
+    then)."""
     flat = _one_line(text)
-    return "'" + flat if text.startswith(FORMULA_STARTS) or flat.lstrip().startswith(FORMULA_STARTS) else flat
+    if text.startswith(FORMULA_STARTS):  # a tab or carriage return first: a space now, quoted all the same
+        flat = "'" + flat
+    return _CELL_FORMULA.sub(lambda found: f"{found.group(1)}{found.group(2)}'", flat)
 
 
 def to_csv(table: StandingsTable) -> str:
+    # Every cell quoted: a name holding a separator stays one cell, whatever separator the reader uses.
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
     lang = table.language
     tournament = csv_text(table.tournament)  # every row names its tournament: exports can be joined
     writer.writerow([column("tournament", lang), *header(table)])

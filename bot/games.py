@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from importlib.metadata import entry_points
 from typing import Any
 
+from bot import texts
 from bot.store import ChannelState
 from bot.texts import Scope
 from engine.commands import fold
@@ -73,6 +74,7 @@ class GameRegistry(Mapping[str, Game[Any]]):
     def _loaded(self) -> dict[str, Game[Any]]:
         if self._games is None:
             self._games, self._spellings = _load()
+            texts.load(scope_of(game) for game in self._games.values())  # their words, read now
         return self._games
 
 

@@ -20,12 +20,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
-from bot.corrections import correction_line
+from bot.corrections import correction_line, named_as_shown
 from bot.discord.escape import unescaped
 from bot.exports import StandingsTable
 from bot.fairness import FaceTest, Luck, counts_of, face_test, luck_of
 from bot.games import DEFAULT_LANGUAGE, GAMES
 from bot.rendering import Narrator
+from bot.shown_names import distinguished
 from bot.spelling import ConsoleSpelling
 from bot.standings import standings_of
 from bot.store import Correction, GameRecord, LogEntry, Store, StoreUnavailable, Tournament, UnitOfWork
@@ -215,7 +216,8 @@ class Pages:
     _dice: DiceMemo = field(default_factory=lambda: DiceMemo(), repr=False)
 
     async def index(self) -> tuple[TournamentLink, ...]:
-        """Every tournament of every channel on the web, newest channel tournament first per channel."""
+        """Every tournament of the channels listed on the start page (on the web, and listed by their
+        moderators), newest channel tournament first per channel."""
         return await self._read(self._index)
 
     async def tournament(self, token: str, tournament_id: int | None = None) -> TournamentPage | None:
@@ -252,7 +254,7 @@ class Pages:
 
     def _index(self, uow: UnitOfWork) -> tuple[TournamentLink, ...]:
         links: list[TournamentLink] = []
-        for visible in uow.web.visible():
+        for visible in uow.web.listed():
             tournaments = _tournaments_of(uow, visible)
             for tournament in reversed(tournaments):
                 games = uow.web.games_in(tournament.id)
@@ -292,7 +294,7 @@ class Pages:
                 reason=without_ids(c.reason, names),
                 voided_text=None if c.voided_text is None else without_ids(c.voided_text, names),
             )
-            for c in uow.corrections.of_tournament(chosen.id)
+            for c in named_as_shown(uow.corrections.of_tournament(chosen.id), _stored_names(games))
         )
         return TournamentPage(
             token=token,
@@ -316,7 +318,7 @@ class Pages:
             number=record.number,
             title=title,
             status=record.status,
-            players=tuple(p.name for p in record.participants),
+            players=tuple(_names((record,)).values()),
             dice=dice,
         )
 
@@ -394,9 +396,10 @@ class Pages:
 
     def _seats(self, record: GameRecord, lang: str) -> tuple[Seat, ...]:
         game = GAMES.get(record.kind)
+        names = _names((record,))
         return tuple(
             Seat(
-                name=p.name,
+                name=names[p.player],
                 role=self._role(game, p.role, lang),
                 points=p.points,
                 to_act=record.is_open and p.player == record.to_act,
@@ -419,7 +422,8 @@ class Pages:
             for row in _reply(entry).get("table", ()) or ():
                 if isinstance(row, Mapping) and "player" in row and "name" in row:
                     names.setdefault(str(row["player"]), str(row["name"]))
-        return tuple(_move(entry, names, undos or {}) for entry in entries)
+        shown = distinguished(names)
+        return tuple(_move(entry, shown, undos or {}) for entry in entries)
 
 
 def _no_tournament_yet(token: str, lang: str) -> TournamentPage:
@@ -582,7 +586,12 @@ def dice_per_game(rolled: Iterable[RolledDice]) -> dict[int, int]:
 
 
 def _names(games: Sequence[GameRecord]) -> dict[str, str]:
-    """Display names by participant id; a later game's name wins."""
+    """Display names by participant id, as readers see them (look-alikes told apart); a later game's
+    name wins."""
+    return distinguished(_stored_names(games))
+
+
+def _stored_names(games: Sequence[GameRecord]) -> dict[str, str]:
     return {p.player: p.name for game in games for p in game.participants}
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from bot import texts
 from bot.games import scope_of
 from bot.replies import Board, Button, Card, Reply, Row
+from bot.shown_names import distinguished
 from bot.spelling import Spelling
 from engine.errors import CroupierError, InvalidOptions
 from engine.game import Event, Game, Highlight, Seat
@@ -34,9 +35,13 @@ class Table:
     state: Any
 
 
-def namer(*seatings: Sequence[Seat]) -> NameOf:
-    """Display names by participant id; later seatings win (someone who left keeps their name)."""
+def namer(*seatings: Sequence[Seat], shown: bool = True) -> NameOf:
+    """Display names by participant id; later seatings win (someone who left keeps their name).
+    ``shown``: as readers see them — invisible characters dropped, look-alikes told apart
+    (:func:`bot.shown_names.distinguished`); else as stored, for what is kept."""
     names = {seat.player: seat.name for seats in seatings for seat in seats}
+    if shown:
+        names = distinguished(names)
     return lambda player: names.get(player, player)
 
 
@@ -65,6 +70,10 @@ class Narrator:
             return texts.render(key, facts, lang, name_of, commands, scope)
         shown = self.spelling.name
         safe = {k: _shown(k, v, shown) for k, v in facts.items()}
+        player = facts.get("player")
+        if isinstance(player, str) and isinstance(facts.get("name"), str) and name_of(player) != player:
+            # A sign-up names its player by the name they join with: shown as their seat shows it.
+            safe["name"] = shown(name_of(player))
         return texts.render(key, safe, lang, lambda p: shown(name_of(p)), commands, scope)
 
     # --- replies about a game ------------------------------------------------------------------------
@@ -166,10 +175,11 @@ class Narrator:
         )
 
     def rows(self, game: Game[Any], seats: Sequence[Seat], lang: str) -> tuple[Row, ...]:
+        names = distinguished({seat.player: seat.name for seat in seats})
         return tuple(
             Row(
                 player=seat.player,
-                name=seat.name,
+                name=names[seat.player],
                 role=seat.role,
                 role_label=self.line(f"role.{seat.role}", {}, lang, game=game),
                 points=seat.points,

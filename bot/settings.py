@@ -17,6 +17,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from bot.urls import mask_url
+from engine.numbers import SNOWFLAKE_MAX, whole_number
 
 DEFAULT_DATABASE_URL = "sqlite:///./data/croupier.sqlite3"
 DEFAULT_TURN_TIMEOUT_SECONDS = 86_400  # a day: the pace of the forum games
@@ -45,11 +46,18 @@ def _split_ints(value: Any) -> Any:
     if isinstance(value, str):
         parts = [part.strip() for part in value.replace(";", ",").split(",")]
         try:
-            return [int(part) for part in parts if part]
+            return [_snowflake(part) for part in parts if part]
         except ValueError:
             raise ValueError("must be whole numbers separated by commas") from None
     if isinstance(value, int):
         return [value]
+    return value
+
+
+def _snowflake(text: str) -> int:
+    value = whole_number(text, SNOWFLAKE_MAX)
+    if value is None:
+        raise ValueError(text)
     return value
 
 
@@ -81,6 +89,8 @@ class Settings(BaseSettings):
     web_host: str = DEFAULT_WEB_HOST
     web_port: int | None = Field(default=None, ge=1, le=65535)
     web_base_url: str | None = None  # what /settings web=on hands out, e.g. https://dice.example.org
+    # Whether the start page lists the tournaments moderators listed (/settings listed=on); off: none.
+    web_index: bool = True
 
     @field_validator("discord_guild_ids", "discord_shard_ids", mode="before")
     @classmethod
@@ -171,7 +181,7 @@ def _encodes_user_id(part: str) -> bool:
         decoded = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
     except (binascii.Error, ValueError):
         return False
-    return decoded.isdigit()
+    return whole_number(decoded.decode("ascii", errors="replace"), SNOWFLAKE_MAX) is not None
 
 
 def settings_problem(error: ValidationError | SettingsError) -> str:

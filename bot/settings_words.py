@@ -1,7 +1,7 @@
 """Reading ``/settings key=value …``: per-channel language, moderator role, turn timeout, whether a
-game opened in a text channel gets a Discord thread of its own (``threads=on|off``), and whether the
+game opened in a text channel gets a Discord thread of its own (``threads=on|off``), whether the
 channel's tournament is on the web (``web=on|off``, a flag the moderator action turns into a web
-token).
+token) and whether the site's start page lists it (``listed=on|off``; unlisted by default).
 
 :data:`SETTINGS` is the one place a key is described: how it is typed, what it sets, how its value is
 read and how the help shows it. The parser, the refusals (``settings_missing``, ``unknown_setting``)
@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.texts import LANGUAGES, placeholder
 from engine.errors import InvalidCommand
+from engine.numbers import COUNT_MAX, whole_number
 
 _ON = frozenset({"on", "yes", "true", "1", "an", "ein", "ja", "oui", "marche"})
 _OFF = frozenset({"off", "no", "false", "0", "aus", "nein", "non", "arret", "arrêt"})
@@ -66,6 +67,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("timeout", "turn_timeout_seconds", "SECONDS", _timeout, ("turn_timeout",)),
     Setting("threads", "threads", "on|off", switch("setting_switch", "threads"), ("thread",)),
     Setting("web", "web", "on|off", switch("web_switch", "web")),
+    Setting(
+        "listed",
+        "listed",
+        "on|off",
+        switch("listed_switch", "listed"),
+        ("list", "index", "gelistet", "verzeichnet", "liste", "listé", "repertorie", "répertorié"),
+    ),
 )
 KEYS: tuple[str, ...] = tuple(setting.key for setting in SETTINGS)
 _BY_SPELLING: Mapping[str, Setting] = {
@@ -115,7 +123,5 @@ def _seconds(text: str) -> int | None:
     text = text.strip().lower()
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
     factor = units.get(text[-1:], 0) if text else 0
-    number = text[:-1] if factor else text
-    if not number.isdigit():
-        return None
-    return int(number) * (factor or 1)
+    number = whole_number(text[:-1] if factor else text, COUNT_MAX)
+    return None if number is None else number * (factor or 1)

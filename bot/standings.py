@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from bot.exports import StandingsNote, StandingsRow, StandingsTable
 from bot.games import GAMES
+from bot.shown_names import distinguished
 from bot.store import Correction, GameRecord, Tournament
 from bot.store.repositories.corrections import adjustments, barred
 from engine.standings import standings
@@ -34,15 +35,16 @@ def standings_of(
         names.update({p.player: p.name for p in record.participants})
     adjusted = {player: points for player, points in adjustments(corrections).items() if player not in out}
     rows = standings(results, tournament.scoring, names, adjusted)
+    adjusting = [
+        c for c in corrections if c.kind == "adjust" and c.player is not None and c.player not in out
+    ]
+    # As readers see them: the ranked in rank order, then those the notes name; look-alikes told apart.
+    order = dict.fromkeys([*(row.player for row in rows), *(str(c.player) for c in adjusting), *out])
+    shown = distinguished({player: names.get(player, player) for player in order})
     notes = [
-        StandingsNote("adjust", c.player, names.get(c.player, c.player), c.reason, c.points)
-        for c in corrections
-        if c.kind == "adjust" and c.player is not None and c.player not in out
+        StandingsNote("adjust", str(c.player), shown[str(c.player)], c.reason, c.points) for c in adjusting
     ]
-    notes += [
-        StandingsNote("disqualified", player, names.get(player, player), c.reason)
-        for player, c in out.items()
-    ]
+    notes += [StandingsNote("disqualified", player, shown[player], c.reason) for player, c in out.items()]
     return StandingsTable(
         tournament=tournament.name,
         scoring=tournament.scoring,
@@ -51,7 +53,7 @@ def standings_of(
             StandingsRow(
                 rank=row.rank,
                 player=row.player,
-                name=names.get(row.player, row.player),
+                name=shown[row.player],
                 points=row.points,
                 total=row.total,
                 best=row.best if row.played else None,

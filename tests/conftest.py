@@ -210,7 +210,7 @@ def db_url(db_backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> s
     """A database at the newest schema with empty tables (``sqlite:///…`` or ``postgresql://…``)."""
     if db_backend == "sqlite":
         path = tmp_path / "croupier.sqlite3"
-        shutil.copyfile(request.getfixturevalue("_sqlite_head"), path)
+        shutil.copy(request.getfixturevalue("_sqlite_head"), path)
         return f"sqlite:///{path}"
     server: PostgresServer = request.getfixturevalue("postgres_server")
     name: str = request.getfixturevalue("_postgres_head")

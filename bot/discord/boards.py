@@ -19,10 +19,11 @@ import discord
 from bot import texts
 from bot.discord.embeds import clip
 from bot.replies import Board, Button, Reply
+from engine.numbers import digits
 
-BUTTON_TEMPLATE = r"cr:(?P<game>\d+):(?P<version>\d+):b(?P<index>\d+)"
-SELECT_TEMPLATE = r"cr:(?P<game>\d+):(?P<version>\d+):s(?P<index>\d+)"
-JOIN_TEMPLATE = r"cr:join:(?P<game>\d+):(?P<channel>\d+)"  # the game, and the thread it is played in
+BUTTON_TEMPLATE = r"cr:(?P<game>[0-9]+):(?P<version>[0-9]+):b(?P<index>[0-9]+)"
+SELECT_TEMPLATE = r"cr:(?P<game>[0-9]+):(?P<version>[0-9]+):s(?P<index>[0-9]+)"
+JOIN_TEMPLATE = r"cr:join:(?P<game>[0-9]+):(?P<channel>[0-9]+)"  # the game, and the thread it is played in
 ROWS_MAX = 5
 BUTTONS_PER_ROW = 5
 OPTIONS_MAX = 25
@@ -151,7 +152,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], t
         return cls(item, int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        picked = tuple(int(value) for value in self.item.values if value.isdigit())
+        picked = tuple(int(value) for value in self.item.values if digits(value))
         await _handler(interaction).press(interaction, Press(self.game, self.version, picked))
 
 

@@ -40,6 +40,7 @@ from bot.discord.mentions import service_text
 from bot.discord.outgoing import answer_for
 from bot.forum import Pending
 from bot.store import CatchUpPoint, StoreUnavailable
+from engine.numbers import digits
 
 if TYPE_CHECKING:
     from bot.croupier import Croupier
@@ -172,7 +173,7 @@ async def finish_closings(front: Front, guild_ids: Collection[int]) -> int:
     ours = {str(guild_id) for guild_id in guild_ids}
     queued = 0
     for closing in await front.croupier.pending_closings(front.started_at):
-        if closing.guild not in ours or not closing.channel.isdigit():
+        if closing.guild not in ours or not digits(closing.channel):
             continue  # another shard's guild
         thread_id, reply = int(closing.channel), closing.reply
         if closing.close:  # the table first, then the thread closes
@@ -205,7 +206,7 @@ def _redeliver(front: Front, channel_id: int, pending: Pending) -> None:
             message_id=tracked.answering, channel_id=channel_id, fail_if_not_exists=False
         )
     elif tracked.interaction is not None:  # the token is long gone: a channel message naming the player
-        name = f"<@{pending.actor}>" if pending.actor.isdigit() else pending.actor
+        name = f"<@{pending.actor}>" if digits(pending.actor) else pending.actor
         line = texts.render("discord.delivery.answer_for", {"name": name}, reply.language)
         front.publish(
             channel_id,
@@ -222,7 +223,7 @@ def _redeliver(front: Front, channel_id: int, pending: Pending) -> None:
         reply,
         pending.message_id,
         reference=reference,
-        named=answer_for(int(pending.actor), reply.language) if pending.actor.isdigit() else None,
+        named=answer_for(int(pending.actor), reply.language) if digits(pending.actor) else None,
         look_first=True,
         logged_at=pending.logged_at,
         closing=False,  # finish_closings knows which steps are left
@@ -255,7 +256,7 @@ async def catch_up(front: Front, guild_ids: Collection[int]) -> int:
 def _start(front: Front, channel_id: int, point: CatchUpPoint) -> int:
     """The newest of: the last logged chat line, the newest line noted as read, the newest this
     process read — else the game's opening."""
-    known = [int(m) for m in (point.after, point.read) if m is not None and m.isdigit()]
+    known = [int(m) for m in (point.after, point.read) if m is not None and digits(m)]
     newest = front.reads.newest(channel_id)
     if newest is not None:
         known.append(newest)
@@ -303,7 +304,7 @@ async def _read(front: Front, channel: Readable, point: CatchUpPoint) -> int:
 
 async def _channel(front: Front, channel: str, guild_ids: Collection[int]) -> Readable | None:
     """The channel, if it belongs to one of these guilds (a shard process sees only its own)."""
-    if not channel.isdigit():
+    if not digits(channel):
         return None
     found = front.client.get_channel(int(channel))
     if found is None:

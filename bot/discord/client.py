@@ -10,12 +10,13 @@ a guild's deadlines only while its shard is connected and caught up (:mod:`bot.d
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.croupier import Croupier
+from bot.croupier import Croupier, role_id_of
 from bot.discord import catch_up
 from bot.discord.boards import ChoiceButton, ChoiceSelect, JoinButton
 from bot.discord.command_ids import CommandIds
@@ -31,6 +32,27 @@ from bot.discord.translator import CatalogueTranslator
 from bot.discord.turn_clock import TurnClock
 
 log = logging.getLogger(__name__)
+
+
+def warn_of_role_names(role_setting: str | None, guilds: Iterable[discord.Guild]) -> None:
+    """MODERATOR_ROLE given by name: any role of that name moderates, so whoever may create roles in a
+    guild can make themself a moderator. It still works (a name is what older setups have), but never
+    silently: the log says so at every start, with the ids that would replace it."""
+    if not role_setting or role_id_of(role_setting) is not None:
+        return
+    name = role_setting.strip().removeprefix("@")
+    ids = [
+        f"{role.id} in guild {guild.id}"
+        for guild in guilds
+        for role in guild.roles
+        if role.name.casefold() == name.casefold()
+    ]
+    log.warning(
+        "MODERATOR_ROLE gives the role by its name, %r: any role of that name may moderate, and whoever "
+        "may create roles can make one. Give the role's id instead (%s).",
+        name,
+        "; ".join(ids) if ids else "no guild has a role of that name yet",
+    )
 
 
 def intents(message_content: bool = True) -> discord.Intents:
@@ -130,6 +152,8 @@ class CroupierBot(discord.AutoShardedClient):
             log.info(
                 "invite link (with the permissions the croupier needs): %s", invite_url(self.application_id)
             )
+        if first:
+            warn_of_role_names(self.front.croupier.store.defaults.moderator_role, self.guilds)
 
     async def on_shard_connect(self, shard_id: int) -> None:
         self.front.caught_up.connecting(shard_id)  # before the new session's first event is handled

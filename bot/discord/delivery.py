@@ -59,6 +59,7 @@ from bot.discord.outgoing import Outgoing
 from bot.discord.rights import Rights
 from bot.forum import RESULT
 from bot.store import StoreUnavailable
+from engine.numbers import SNOWFLAKE_MAX, whole_number
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +96,7 @@ class Tracked:
     @classmethod
     def of(cls, log_id: int, message_id: str, logged_at: datetime | None = None) -> Tracked:
         kind, _, number = message_id.partition(":")
-        ident = int(number) if number.isdigit() else None
+        ident = whole_number(number, SNOWFLAKE_MAX)
         if kind == "discord":
             return cls(log_id, answering=ident, logged_at=logged_at)
         if kind == "interaction":

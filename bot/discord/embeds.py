@@ -33,6 +33,8 @@ from bot.discord.mentions import quiet
 from bot.exports import StandingsTable, column, note_lines
 from bot.games import GAMES
 from bot.replies import Card, Reply, Row
+from engine.numbers import digits
+from bot.shown_names import shortened
 
 __all__ = [
     "BLANK",
@@ -293,7 +295,7 @@ def refusal_content(reply: Reply) -> str:
     the mentions of the commands it names; one that points at a game's thread links it. Longer than a
     message it continues (see ``Outgoing``)."""
     text = f"⚠️ {escape.keeping_commands(reply.text)}"
-    if reply.elsewhere.isdigit():
+    if digits(reply.elsewhere):
         text += " " + texts.render(
             "discord.thread.go_there", {"thread": f"<#{reply.elsewhere}>"}, reply.language
         )
@@ -367,7 +369,7 @@ def standings_cells(table: StandingsTable, lang: str) -> tuple[list[str], list[l
     rows = [
         [
             str(row.rank),
-            clip(escape.one_line(row.name).replace("`", "ˋ"), 20),  # in a code block: no "```"
+            shortened(escape.one_line(row.name).replace("`", "ˋ"), 20),  # in a code block: no "```"
             *earlier,
             *("–" if points is None else str(points) for points in row.points[hidden:]),
             str(row.total),

@@ -48,6 +48,7 @@ from bot.keyed_locks import KeyedLocks
 from bot.replies import Reply
 from bot.store import StoreUnavailable
 from engine.game import Join
+from engine.numbers import digits
 
 log = logging.getLogger(__name__)
 
@@ -298,7 +299,7 @@ class Front:
             msg = from_interaction(interaction, text)
             async with self._locks.hold(interaction.channel_id or 0):
                 reply = await run(msg)
-                if reply.ok and reply.elsewhere.isdigit():
+                if reply.ok and digits(reply.elsewhere):
                     self._done_elsewhere(answer, msg, reply)
                 else:
                     self._answer_with(answer, reply, ephemeral=ephemeral, draw=draw)

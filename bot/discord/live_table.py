@@ -26,6 +26,7 @@ from bot.discord.outgoing import Outgoing
 from bot.discord.plain_text import live_content
 from bot.forum import RESULT, THREAD
 from bot.replies import Reply
+from engine.numbers import digits
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ class LiveTables:
         """Queue the live table's edit to show ``reply`` (replacing an edit still waiting). ``tracked``:
         the edit is the answer itself (a thread's opening), retried until it is there."""
         live = reply.live
-        if live is None or not live.channel.isdigit() or not live.message_id.isdigit():
+        if live is None or not digits(live.channel) or not digits(live.message_id):
             return
         channel_id, message_id = int(live.channel), int(live.message_id)
         view = live_view(reply, game_channel)
@@ -86,7 +87,7 @@ class LiveTables:
         lang = reply.language
         # A text channel's thread starts from a message in the channel (the live table): that channel
         # is the home and takes the line. A forum post's live table is in the post: a forum gets none.
-        home = int(live.channel) if live.channel != str(thread_id) and live.channel.isdigit() else None
+        home = int(live.channel) if live.channel != str(thread_id) and digits(live.channel) else None
 
         async def close_thread() -> None:
             note = texts.render("discord.thread.cannot_lock", {}, lang)

@@ -7,6 +7,8 @@ import re
 
 import discord
 
+from engine.numbers import SNOWFLAKE_MAX, whole_number
+
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
 
 
@@ -22,7 +24,7 @@ def nobody() -> discord.AllowedMentions:
 
 def only(user_id: str | None) -> discord.AllowedMentions:
     """Ping at most this one user (the player to act); never @everyone, @here or a role."""
-    if user_id is None or not user_id.isdigit():
+    if user_id is None or whole_number(user_id, SNOWFLAKE_MAX) is None:
         return nobody()
     return discord.AllowedMentions(
         everyone=False, users=[discord.Object(int(user_id))], roles=False, replied_user=False

@@ -20,6 +20,7 @@ from bot.discord.limits import content_chunks, messages
 from bot.discord.mentions import nobody, only
 from bot.discord.plain_text import embeds_lines, game_lines
 from bot.replies import Reply
+from engine.numbers import digits
 
 
 @dataclass
@@ -123,7 +124,7 @@ def outgoing(reply: Reply) -> Outgoing:
     return Outgoing.of(
         game_embeds(reply),
         only(wake),
-        content=f"<@{wake}>" if wake is not None and wake.isdigit() else None,
+        content=f"<@{wake}>" if wake is not None and digits(wake) else None,
         view=build_board(reply.board),
         text=lambda: game_lines(reply),
     )

@@ -16,6 +16,8 @@ first statement (no ping before every unit of work) and reported as retryable.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import re
 import socket
@@ -37,6 +39,8 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from bot import urls
 from bot.store import json_text
 from bot.store.errors import BadDatabaseURL, StoreError, StoreUnavailable, TransactionAborted
+
+log = logging.getLogger(__name__)
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 POOL_OVERFLOW = 5  # connections beyond the workers' own, for units of work opened outside them
@@ -191,14 +195,7 @@ def create_engine(
         return engine
     path = sqlite_file(target)
     if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise StoreUnavailable(
-                mask_url(url),
-                f"cannot create the folder {path.parent} ({error.strerror or error})",
-                "check the path and its permissions",
-            ) from error
+        _private_sqlite_file(path, url)
     engine = sqlalchemy_engine(
         target,
         echo=echo,
@@ -209,6 +206,64 @@ def create_engine(
     )
     _configure_sqlite(engine, foreign_keys=foreign_keys)
     return engine
+
+
+# The database holds every open game's secret seed: whoever reads it predicts the dice. Its folder is
+# the bot's alone when the croupier makes it, its files are the bot's alone always.
+SQLITE_FOLDER_MODE = 0o700
+SQLITE_FILE_MODE = 0o600
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")  # SQLite gives them the database file's own mode
+
+
+def _private_sqlite_file(path: Path, url: str | URL) -> None:
+    """Create a missing folder 0700 and a missing database file 0600 — with the mode given to the call
+    that creates it, not through the umask, which is the whole process's and would race with other
+    threads — and tighten an existing database file (or its WAL, shared-memory or journal file) that
+    other users may read, saying so in the log. An existing folder is left alone: it may be a home or
+    the working directory; the files inside are private either way. What cannot be created or changed
+    here is left to SQLite, which names the problem when it opens the file."""
+    try:
+        path.parent.mkdir(mode=SQLITE_FOLDER_MODE, parents=True, exist_ok=True)
+    except OSError as error:
+        raise StoreUnavailable(
+            mask_url(url),
+            f"cannot create the folder {path.parent} ({error.strerror or error})",
+            "check the path and its permissions",
+        ) from error
+    # An empty file is an empty SQLite database (SQLite's own would be 0644). Already there, or the
+    # folder is not writable: SQLite opens it, or says why it cannot.
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, SQLITE_FILE_MODE))
+    for file in (path, *(path.with_name(path.name + suffix) for suffix in SQLITE_COMPANIONS)):
+        _tighten(file)
+
+
+def _tighten(file: Path) -> None:
+    try:
+        mode = file.stat().st_mode & 0o777
+    except OSError:
+        return  # not there (a WAL file before the first write)
+    if not mode & 0o077:
+        return
+    private = mode & SQLITE_FOLDER_MODE & ~0o100  # keep the owner's read and write, drop everyone else's
+    try:
+        os.chmod(file, private)
+    except OSError as error:
+        log.warning(
+            "the database file %s can be read by other users (mode %o) and cannot be made private (%s): "
+            "restrict it, as it holds the secret seeds of open games",
+            file,
+            mode,
+            error.strerror or error,
+        )
+        return
+    log.warning(
+        "the database file %s could be read by other users (mode %o); it is now %o, as it holds the "
+        "secret seeds of open games",
+        file,
+        mode,
+        private,
+    )
 
 
 def _execute_waiting(cursor: Any, pragma: str) -> None:

@@ -40,6 +40,17 @@ class SchemaNotCurrent(StoreError):
         super().__init__(message)
 
 
+class MigrationFailed(StoreError):
+    """Migrating the schema failed part-way (the server refused a table, say); nothing of it was kept:
+    every revision of one run is one transaction."""
+
+    def __init__(self, url: str, reason: str, hint: str) -> None:
+        self.url = url
+        self.reason = reason
+        self.hint = hint
+        super().__init__(f"cannot migrate the database {url}: {reason}. {hint}")
+
+
 class DuplicateMessage(StoreError):
     """This chat message (or interaction) was already handled: a redelivery, nothing to do again."""
 

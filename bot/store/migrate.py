@@ -22,11 +22,12 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
-from sqlalchemy import Engine, inspect
+from sqlalchemy import Engine, exc, inspect, literal_column, select, table
 from sqlalchemy.engine import URL, Connection
+from sqlalchemy.sql import Select
 
 from bot.store.db import create_engine, is_sqlite, mask_url, reachable, store_url
-from bot.store.errors import SchemaNotCurrent
+from bot.store.errors import MigrationFailed, SchemaNotCurrent
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 VERSION_TABLE = "alembic_version"
@@ -64,8 +65,68 @@ def migrate_command(url: str | URL) -> str:
 
 
 def upgrade(url: str | URL, revision: str = "head") -> None:
-    """Migrate the database up to ``revision``; raises :class:`StoreUnavailable` if unreachable."""
-    _off_loop(lambda: command.upgrade(alembic_config(url), revision))
+    """Migrate the database up to ``revision``; raises :class:`StoreUnavailable` if unreachable,
+    :class:`SchemaNotCurrent` if a newer Croupier migrated it (an image rolled back), and
+    :class:`MigrationFailed` if the database refused a step — each one line for ``croupier migrate``,
+    never the driver's traceback with the statement it refused."""
+
+    def work() -> None:
+        _refuse_unknown_revision(url)
+        try:
+            command.upgrade(alembic_config(url), revision)
+        except CommandError as error:
+            raise MigrationFailed(mask_url(url), _first_line(error), _RETRY) from error
+        except exc.DBAPIError as error:
+            raise MigrationFailed(mask_url(url), _first_line(error), _hint_for(error)) from error
+
+    _off_loop(work)
+
+
+_RETRY = "nothing was changed; fix what it says and run croupier migrate again"
+# SQLSTATE 42501 (insufficient_privilege): the user may not create or alter tables there.
+_PRIVILEGE_HINT = (
+    "nothing was changed: the database user may not create tables there; run croupier migrate as the "
+    "database's owner, or grant the user CREATE on the schema"
+)
+
+
+def _hint_for(error: exc.DBAPIError) -> str:
+    state = str(getattr(error.orig, "sqlstate", None) or "")
+    return _PRIVILEGE_HINT if state == "42501" else _RETRY
+
+
+def _first_line(error: BaseException) -> str:
+    """The driver's own first line, without SQLAlchemy's quote of the statement."""
+    shown = error.orig if isinstance(error, exc.DBAPIError) and error.orig is not None else error
+    text = str(shown).strip()
+    return text.splitlines()[0] if text else type(shown).__name__
+
+
+def _refuse_unknown_revision(url: str | URL) -> None:
+    """A database at a revision this Croupier does not know was migrated by a newer one: say so (and
+    that the fix is the newer Croupier) rather than let Alembic fail looking for the revision."""
+    engine = create_engine(url)
+    try:
+        with reachable(url), engine.connect() as connection:
+            tables = inspect(connection).get_table_names()
+            # Read directly: Alembic's own reader would log its set-up lines once more.
+            found: Select[str] = select(literal_column("version_num")).select_from(table(VERSION_TABLE))
+            current: str | None = connection.execute(found).scalar() if VERSION_TABLE in tables else None
+    finally:
+        engine.dispose()
+    if current is None or _known(current):
+        return
+    head = head_revision()
+    raise SchemaNotCurrent(
+        url=mask_url(url), current=current, head=head, message=_refusal(url, current, head, tables)
+    )
+
+
+def _known(revision: str) -> bool:
+    try:
+        return _scripts().get_revision(revision) is not None
+    except CommandError:
+        return False
 
 
 def downgrade(url: str | URL, revision: str) -> None:
@@ -120,11 +181,7 @@ def _refusal(url: str | URL, current: str | None, head: str, tables: list[str]) 
             f"({', '.join(sorted(tables)[:5])}{' …' if len(tables) > 5 else ''}). "
             f"If it is meant for Croupier, run: {fix}; otherwise point DATABASE_URL elsewhere."
         )
-    try:
-        known = _scripts().get_revision(current) is not None
-    except CommandError:
-        known = False
-    if not known:
+    if not _known(current):
         return (
             f"The database {shown} is at schema revision {current}, which this version of Croupier "
             f"does not know (it expects {head}): a newer Croupier migrated it. Upgrade Croupier."

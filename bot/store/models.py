@@ -194,6 +194,9 @@ class ChannelSettingsRow(Base):
     web_token: Mapped[str | None] = mapped_column(String(64))
     # Whether a game opened in this text channel gets a thread of its own (NULL: inherit; on by default).
     threads: Mapped[bool | None] = mapped_column(Boolean)
+    # Whether the site's start page lists the channel's tournaments (migration 0008); NULL or false:
+    # unlisted, found only by whoever has the address. Never inherited, like the token.
+    web_listed: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class BotStateRow(Base):

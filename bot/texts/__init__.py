@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import string
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, NamedTuple
@@ -54,14 +54,31 @@ def catalogue(lang: str, scope: Scope | None = None) -> Mapping[str, str]:
     """All templates of one language: the shared catalogues beside this module and, over them, those
     of the game ``scope`` names — its package's ``texts/<lang>.json``, then ``texts/<name>.<lang>.json``
     for what one game of a package with several (Killer's two rule sets) says differently."""
+    if scope is None:
+        return _shared(lang)
+    return {**_shared(lang), **game_catalogue(scope, lang)}
+
+
+@cache
+def _shared(lang: str) -> Mapping[str, str]:
+    """The shared catalogues of one language, read once per process (see :func:`load`)."""
     merged: dict[str, str] = {}
     for entry in sorted(resources.files(__package__).iterdir(), key=lambda e: e.name):
-        name = entry.name
-        if name.endswith(f".{lang}.json"):
+        if entry.name.endswith(f".{lang}.json"):
             merged.update(json.loads(entry.read_text(encoding="utf-8")))
-    if scope is not None:
-        merged.update(game_catalogue(scope, lang))
     return merged
+
+
+def load(scopes: Iterable[Scope] = ()) -> None:
+    """Read every catalogue now — the shared ones and those of the games ``scopes`` name, in every
+    language — so that nothing is read from the checkout later: the games' registry does it when it
+    loads the games, at start. A process that can no longer read its files (one that dropped its
+    rights, a checkout moved or made private under a running bot) still speaks every sentence."""
+    wanted = tuple(scopes)
+    for lang in LANGUAGES:
+        catalogue(lang)
+        for scope in wanted:
+            catalogue(lang, scope)
 
 
 @cache

@@ -10,7 +10,7 @@ token).
 
 Routes::
 
-    GET /                                       the tournaments on the web
+    GET /                                       the tournaments listed on it (none with WEB_INDEX=off)
     GET /t/{token}                              a channel's newest tournament
     GET /t/{token}/tournament/{id}              one of its tournaments
     GET /t/{token}/game/{id}                    a game: opening, moves with dice, table, verification
@@ -34,8 +34,10 @@ from bot.exports import StandingsRow
 from bot.fairness import FACES
 from bot.pages import Pages, Voided
 from bot.web.chart import chart_of
+from bot.web.guard import answering
 from bot.web.outage import described, outage
 from bot.web.words import number, verdict_words
+from engine.numbers import ID_MAX, whole_number
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ PAGES_KEY = web.AppKey("pages", Pages)
 STATIC_KEY = web.AppKey("static", dict)
 JINJA_KEY = web.AppKey("jinja", Environment)
 DEFAULT_LANGUAGE_KEY = web.AppKey("default_language", str)
+INDEX_KEY = web.AppKey("index", bool)
 
 READ_METHODS = frozenset({"GET", "HEAD"})
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -71,6 +74,9 @@ PAGE_CACHE = "private, no-cache"
 LIVE_CACHE = "no-store"
 STATIC_CACHE = "public, max-age=604800"  # a week; the address carries the file's hash (?v=…)
 ERROR_CACHE = "no-store"
+SERVER = "croupier"  # the Server header: no software or version for anyone to look up
+# What an answer the server gives before any page (a malformed request's 400) carries, as pages do.
+ERROR_HEADERS = {**SECURITY_HEADERS, "Cache-Control": ERROR_CACHE, "Server": SERVER}
 STATIC_TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
 RETRY_AFTER_S = 30
 
@@ -80,19 +86,22 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # --- the application -------------------------------------------------------------------------------
 
 
-def make_app(pages: Pages, *, default_language: str = "de") -> web.Application:
+def make_app(pages: Pages, *, default_language: str = "de", listing: bool = True) -> web.Application:
     """The site over ``pages``; ``default_language`` words the start and error pages when the browser
-    names none of de, en, fr."""
-    app = web.Application(middlewares=[_read_only, _errors])
+    names none of de, en, fr; ``listing=False`` (WEB_INDEX=off) makes the start page list nothing."""
+    app = web.Application(middlewares=[_watched, _read_only, _errors])
     app[PAGES_KEY] = pages
     app[STATIC_KEY] = _static_files()
     app[JINJA_KEY] = _environment()
     app[DEFAULT_LANGUAGE_KEY] = default_language if default_language in texts.LANGUAGES else "de"
+    app[INDEX_KEY] = listing
     app.router.add_get("/", index)
-    app.router.add_get(r"/t/{token}", tournament)
-    app.router.add_get(r"/t/{token}/tournament/{tournament_id:\d{1,18}}", tournament)
-    app.router.add_get(r"/t/{token}/game/{game_id:\d{1,18}}", game)
-    app.router.add_get(r"/t/{token}/game/{game_id:\d{1,18}}/live.json", live)
+    # A token is what secrets.token_urlsafe writes; anything else is no page, without a query.
+    token = "{token:[A-Za-z0-9_-]{1,64}}"
+    app.router.add_get(f"/t/{token}", tournament)
+    app.router.add_get(f"/t/{token}/tournament/{{tournament_id:[0-9]{{1,10}}}}", tournament)
+    app.router.add_get(f"/t/{token}/game/{{game_id:[0-9]{{1,10}}}}", game)
+    app.router.add_get(f"/t/{token}/game/{{game_id:[0-9]{{1,10}}}}/live.json", live)
     app.router.add_get("/static/{name}", static)
     app.on_response_prepare.append(_security_headers)
     return app
@@ -122,6 +131,14 @@ def _static_files() -> dict[str, tuple[bytes, str, str]]:
 
 
 # --- middlewares -----------------------------------------------------------------------------------
+
+
+@web.middleware
+async def _watched(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Marks the connection as being answered (and as one that sent a request): the guard of the
+    listening socket never closes such a one to make room (:mod:`bot.web.guard`)."""
+    with answering(request.protocol):
+        return await handler(request)
 
 
 @web.middleware
@@ -170,22 +187,34 @@ async def _security_headers(request: web.Request, response: web.StreamResponse) 
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     response.headers.setdefault("Cache-Control", PAGE_CACHE)
-    response.headers["Server"] = "croupier"
+    response.headers["Server"] = SERVER
 
 
 # --- handlers --------------------------------------------------------------------------------------
 
 
 async def index(request: web.Request) -> web.Response:
-    links = await request.app[PAGES_KEY].index()
+    """The tournaments moderators listed; none, without asking the database, where the operator turned
+    the list off (the pages themselves stay reachable by their addresses)."""
+    listing = request.app[INDEX_KEY]
+    links = await request.app[PAGES_KEY].index() if listing else ()
     lang = browser_language(request)
-    return _page(request, "index.html", lang, links=links)
+    return _page(request, "index.html", lang, links=links, listing=listing)
+
+
+def _id_in_path(request: web.Request, name: str) -> int:
+    """An id from the address: one the database could hold (ten digits may exceed PostgreSQL's
+    ``integer``), else the page does not exist."""
+    found = whole_number(request.match_info[name], ID_MAX)
+    if found is None:
+        raise web.HTTPNotFound()
+    return found
 
 
 async def tournament(request: web.Request) -> web.Response:
     token = request.match_info["token"]
-    wanted = request.match_info.get("tournament_id")
-    page = await request.app[PAGES_KEY].tournament(token, int(wanted) if wanted else None)
+    wanted = _id_in_path(request, "tournament_id") if "tournament_id" in request.match_info else None
+    page = await request.app[PAGES_KEY].tournament(token, wanted)
     if page is None:
         raise web.HTTPNotFound()
     return _page(
@@ -203,7 +232,7 @@ async def tournament(request: web.Request) -> web.Response:
 
 async def game(request: web.Request) -> web.Response:
     token = request.match_info["token"]
-    page = await request.app[PAGES_KEY].game(token, int(request.match_info["game_id"]))
+    page = await request.app[PAGES_KEY].game(token, _id_in_path(request, "game_id"))
     if page is None:
         raise web.HTTPNotFound()
     return _page(request, "game.html", page.language, page=page)
@@ -211,9 +240,11 @@ async def game(request: web.Request) -> web.Response:
 
 async def live(request: web.Request) -> web.Response:
     token = request.match_info["token"]
-    after = request.query.get("after", "0")
-    cursor = int(after) if after.isdigit() and len(after) <= 18 else 0
-    update = await request.app[PAGES_KEY].live(token, int(request.match_info["game_id"]), cursor)
+    game_id = _id_in_path(request, "game_id")
+    cursor = whole_number(request.query.get("after", "0"), ID_MAX)  # a log entry's id
+    if cursor is None:
+        return _json_error(400, "bad_request")
+    update = await request.app[PAGES_KEY].live(token, game_id, cursor)
     if update is None:
         raise web.HTTPNotFound()
     return web.json_response(update.to_json(), headers={"Cache-Control": LIVE_CACHE})

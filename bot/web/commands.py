@@ -5,7 +5,8 @@ beside the bot or the console (wired up in :mod:`bot.cli`).
 by default 127.0.0.1:8080, so the address ``/settings web=on`` hands out answers; if that default
 port is taken it says so in one line and the console plays on without them. ``croupier console`` and
 ``croupier run`` serve them only when WEB_PORT is set, and a port that is taken there (or for
-``croupier web``) is one line and exit code 1 (:class:`~bot.web.errors.CannotServe`)."""
+``croupier web``) is one line and exit code 1 (:class:`~bot.web.errors.CannotServe`). Beside a front
+end the pages run on a thread with their own event loop and store (:class:`SiteThread`)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from bot.pages import Pages
 from bot.settings import DEFAULT_WEB_PORT, Settings
 from bot.store import ChannelDefaults, Store
 from bot.web.errors import CannotServe
-from bot.web.server import Site, SiteThread, serve_forever, start_site
+from bot.web.server import SiteThread, serve_forever
 from bot.web.words import fairness_json, fairness_text
 
 
@@ -31,6 +32,7 @@ def serve_command(settings: Settings, db_url: str, host: str | None, port: int |
             host or settings.web_host,
             port if port is not None else settings.web_port or DEFAULT_WEB_PORT,
             defaults=ChannelDefaults.from_settings(settings),
+            listing=settings.web_index,
         )
     )
 
@@ -56,7 +58,11 @@ def site_beside(settings: Settings, db_url: str) -> Iterator[SiteThread | None]:
         yield None
         return
     site = SiteThread(
-        db_url, settings.web_host, settings.web_port, defaults=ChannelDefaults.from_settings(settings)
+        db_url,
+        settings.web_host,
+        settings.web_port,
+        defaults=ChannelDefaults.from_settings(settings),
+        listing=settings.web_index,
     )
     site.start()
     print(f"croupier: the tournament pages are on {settings.public_web_url}/", file=sys.stderr)
@@ -67,19 +73,21 @@ def site_beside(settings: Settings, db_url: str) -> Iterator[SiteThread | None]:
 
 
 @asynccontextmanager
-async def site_in_loop(
-    settings: Settings, store: Store, *, by_default: bool = False
-) -> AsyncIterator[Site | None]:
-    """The pages on the running loop over ``store`` (the console's): when WEB_PORT is set, or on the
-    default port when ``by_default`` (``croupier start``) — where a taken port is one line on stderr
-    and no pages, not the end of the console."""
+async def site_beside_console(
+    settings: Settings, db_url: str, *, by_default: bool = False
+) -> AsyncIterator[SiteThread | None]:
+    """The pages beside the console, over its database: when WEB_PORT is set, or on the default port
+    when ``by_default`` (``croupier start``) — where a taken port is one line on stderr and no pages,
+    not the end of the console. As beside the bot, they run on a thread with their own event loop and
+    store, so nothing a visitor does to the pages holds up a move."""
     if settings.web_port is None and not by_default:
         yield None
         return
-    language = settings.croupier_language or "de"
     port = settings.web_port or DEFAULT_WEB_PORT
+    defaults = ChannelDefaults.from_settings(settings)
+    site = SiteThread(db_url, settings.web_host, port, defaults=defaults, listing=settings.web_index)
     try:
-        site = await start_site(Pages(store), settings.web_host, port, default_language=language)
+        await asyncio.to_thread(site.start)
     except CannotServe as problem:
         if settings.web_port is not None or not problem.busy:
             raise
@@ -89,7 +97,7 @@ async def site_in_loop(
     try:
         yield site
     finally:
-        await site.close()
+        await asyncio.to_thread(site.stop)
 
 
 def not_served(problem: CannotServe) -> str:

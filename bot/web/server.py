@@ -1,5 +1,6 @@
-"""Serving the site: on the caller's event loop (``croupier web``, the console), or on a thread of its
-own beside a front end that owns its loop (``croupier run`` with WEB_PORT set)."""
+"""Serving the site: on the caller's event loop (``croupier web``), or on a thread of its own beside a
+front end that owns its loop (``croupier run`` and the console with WEB_PORT set, ``croupier start``),
+so the pages never hold up a move. Every connection passes the guard of :mod:`bot.web.guard`."""
 
 from __future__ import annotations
 
@@ -12,10 +13,29 @@ from aiohttp import web
 
 from bot.pages import Pages
 from bot.store import ChannelDefaults, Store
-from bot.web.app import make_app
+from bot.web.app import ERROR_HEADERS, make_app
 from bot.web.errors import CannotServe
+from bot.web.guard import Guard, connection_ceiling, quiet_accept_failures, raise_file_limit
 
 log = logging.getLogger(__name__)
+
+
+class GuardedSite(web.BaseSite):
+    """aiohttp's TCP site, with the :class:`Guard` as the listening socket's protocol factory."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, guard: Guard) -> None:
+        super().__init__(runner)
+        self.host, self.port, self.guard = host, port, guard
+
+    @property
+    def name(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    async def start(self) -> None:
+        await super().start()
+        self._server = await asyncio.get_running_loop().create_server(
+            self.guard, self.host, self.port, backlog=self._backlog, reuse_address=True
+        )
 
 
 @dataclass
@@ -29,17 +49,22 @@ class Site:
         await self.runner.cleanup()
 
 
-async def start_site(pages: Pages, host: str, port: int, *, default_language: str = "de") -> Site:
+async def start_site(
+    pages: Pages, host: str, port: int, *, default_language: str = "de", listing: bool = True
+) -> Site:
     """Serve the pages on ``host:port`` (port 0: any free port) on the running loop; CannotServe when
-    nothing can listen there (a busy port)."""
-    runner = web.AppRunner(make_app(pages, default_language=default_language), access_log=None)
+    nothing can listen there (a busy port). Every connection goes through a :class:`Guard`."""
+    app = make_app(pages, default_language=default_language, listing=listing)
+    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    ceiling = connection_ceiling(raise_file_limit())
+    site = GuardedSite(runner, host, port, Guard(runner, ERROR_HEADERS, ceiling))
     try:
         await site.start()
     except OSError as error:
         await runner.cleanup()
         raise CannotServe(host, port, error) from None
+    quiet_accept_failures(asyncio.get_running_loop())
     bound = runner.addresses[0]
     shown_host = f"[{bound[0]}]" if ":" in str(bound[0]) else bound[0]
     url = f"http://{shown_host}:{bound[1]}"
@@ -48,13 +73,19 @@ async def start_site(pages: Pages, host: str, port: int, *, default_language: st
 
 
 async def serve_forever(
-    db_url: str, host: str, port: int, *, defaults: ChannelDefaults | None = None, announce: bool = True
+    db_url: str,
+    host: str,
+    port: int,
+    *,
+    defaults: ChannelDefaults | None = None,
+    announce: bool = True,
+    listing: bool = True,
 ) -> int:
     """``croupier web``: open the store and serve until cancelled (Ctrl-C, SIGTERM)."""
     store = await Store.open(db_url, defaults=defaults)
     try:
         language = (defaults.language if defaults else None) or "de"
-        site = await start_site(Pages(store), host, port, default_language=language)
+        site = await start_site(Pages(store), host, port, default_language=language, listing=listing)
         if announce:
             print(f"croupier: the tournament pages are on {site.url}/", flush=True)
         try:
@@ -74,6 +105,7 @@ class SiteThread:
     host: str
     port: int
     defaults: ChannelDefaults | None = None
+    listing: bool = True  # WEB_INDEX: whether the start page lists the tournaments moderators listed
     _loop: asyncio.AbstractEventLoop | None = None
     _stop: asyncio.Event | None = None
     _ready: threading.Event = field(default_factory=threading.Event)
@@ -104,7 +136,9 @@ class SiteThread:
         store = await Store.open(self.db_url, defaults=self.defaults)
         try:
             language = (self.defaults.language if self.defaults else None) or "de"
-            site = await start_site(Pages(store), self.host, self.port, default_language=language)
+            site = await start_site(
+                Pages(store), self.host, self.port, default_language=language, listing=self.listing
+            )
             self.url = site.url
             self._ready.set()
             try:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from engine.commands import fold
 from engine.errors import InvalidCommand, OptionChecks
+from engine.numbers import COUNT_MAX, whole_number
 
 MIN_DICE = 3  # fewer is "impossible" in the text: the targets would overlap (K5-S1 variants)
 MAX_DICE = 10  # the project's bound: keeps the exact odds cheap and the chat readable
@@ -100,8 +101,8 @@ def dice_option(value: Any) -> int:
         raise InvalidCommand("killer_bad_dice", value=str(value), minimum=MIN_DICE, maximum=MAX_DICE)
     if isinstance(value, int):
         dice = value
-    elif isinstance(value, str) and value.strip().isdigit():
-        dice = int(value.strip())
+    elif isinstance(value, str) and (typed := whole_number(value.strip(), COUNT_MAX)) is not None:
+        dice = typed
     else:
         raise InvalidCommand("killer_bad_dice", value=str(value), minimum=MIN_DICE, maximum=MAX_DICE)
     if dice < MIN_DICE:

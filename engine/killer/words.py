@@ -20,6 +20,7 @@ from engine.commands import near_miss as _near_miss
 from engine.errors import InvalidCommand
 from engine.game import Command
 from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
+from engine.numbers import digits
 
 _KEEP = frozenset({"garde", "garder", "gardes", "jgarde"})
 _ALL = frozenset({"tout", "tous", "toutes"})
@@ -73,7 +74,7 @@ def _keep(args: list[str]) -> Command:
             continue
         if word in _PLURALS:
             raise InvalidCommand("killer_keep_each", word=word)
-        if not word.isdigit():
+        if not digits(word):
             raise InvalidCommand("killer_bad_keep", word=word)
         for digit in word:
             value = int(digit)

@@ -8,7 +8,7 @@
 Types are spelled out here rather than imported from the models, so this file never changes.
 
 Revision ID: 0009_catch_up
-Revises: 0007_thread_closing
+Revises: 0008_web_listing
 Create Date: 2026-12-10
 """
 
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0009_catch_up"
-down_revision: str | None = "0007_thread_closing"
+down_revision: str | None = "0008_web_listing"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -31,6 +31,11 @@ def threads_of(table: Table) -> bool:
         return uow.settings.get(str(table.people.guild), str(table.people.channel)).threads
 
 
+def listed_of(table: Table) -> bool:
+    with table.store.transaction(read_only=True) as uow:
+        return uow.web.is_listed(str(table.people.guild), str(table.people.channel))
+
+
 def address_in(message: BotMessage) -> str:
     return next(word for word in message.embeds[0]["description"].split() if "/t/" in word)
 
@@ -45,7 +50,10 @@ async def test_web_on_answers_with_the_address_and_off_hides_it(table: Table) ->
         token = token_of(table)
         assert token is not None
         url = f"{BASE}/t/{token}"
-        assert on.embeds[0]["description"] == render("web.switched_on", {"url": url}, "de")
+        assert on.embeds[0]["description"].splitlines() == [
+            render("web.switched_on", {"url": url}, "de"),
+            render("web.unlisted_note", {}, "de"),  # unlisted unless a moderator lists it
+        ]
         assert address_in(on) == url  # as it is, so Discord makes it a link
         again = await table.slash_message(p.moni, "einstellungen", {"web": "on"})
         assert address_in(again) == url  # the same address while it is on
@@ -56,6 +64,21 @@ async def test_web_on_answers_with_the_address_and_off_hides_it(table: Table) ->
         assert refused.ephemeral
         assert note(refused) == refusal("error.not_moderator", game=None)
         assert token_of(table) is None
+
+
+async def test_liste_lists_the_channel_on_the_start_page_and_off_unlists_it(table: Table) -> None:
+    p = table.people
+    async with table.running():
+        await table.slash_message(p.moni, "einstellungen", {"web": "on"})
+        assert listed_of(table) is False  # on the web, unlisted
+        on = await table.slash_message(p.moni, "einstellungen", {"liste": "on"})
+        assert on.embeds[0]["description"] == says("web.listed_on", game=None)
+        assert listed_of(table) is True
+        _, refused = await table.slash(p.anna, "einstellungen", {"liste": "off"})
+        assert note(refused) == refusal("error.not_moderator", game=None)
+        off = await table.slash_message(p.moni, "einstellungen", {"liste": "off"})
+        assert off.embeds[0]["description"] == says("web.listed_off", game=None)
+        assert listed_of(table) is False
 
 
 async def test_threads_off_is_stored_for_the_channel(table: Table) -> None:

@@ -290,5 +290,5 @@ def test_console_answers_every_line_and_refusals_change_nothing(
     migrated: Path, tmp_path_factory: pytest.TempPathFactory, setup: list[str], lines: list[str]
 ) -> None:
     path = tmp_path_factory.mktemp("line", numbered=True) / "console.sqlite3"
-    shutil.copyfile(migrated, path)
+    shutil.copy(migrated, path)
     asyncio.run(_feed(path, list(setup), lines))

@@ -30,17 +30,18 @@ import bot.store.uow as uow_module
 from bot import texts
 from bot.console import Console
 from bot.croupier import Croupier, seed_from_text
+from bot.games import GAMES, scope_of
 from bot.store import SchemaNotCurrent, Store, StoreUnavailable, head_revision
 from tests.dice import scripted
 from tests.faults.scripts import SCRIPTS, Script
 
 MODERATORS = frozenset({"mod"})
 
-# Everything a worker needs is imported by the fork server, before any fork: a worker that dropped
-# root's rights may not be able to read the interpreter's own library any more.
+# Everything a worker needs is imported and read by the fork server, before any fork: a worker that
+# dropped root's rights may not be able to read the interpreter's own library any more, nor the
+# checkout (a clone in a private folder): the games' registry reads every catalogue when it loads.
 head_revision()
-for _lang in texts.LANGUAGES:
-    texts.catalogue(_lang)
+texts.load(scope_of(game) for game in GAMES.values())  # what loading the games does at start
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """The Discord end-to-end fixtures (an emulator guild, the store, the croupier client) for the security
-tests, shared with tests/discord."""
+tests, shared with tests/discord, and the web tests' console room with its site."""
 
 from __future__ import annotations
 
@@ -11,3 +11,4 @@ from tests.discord.conftest import (  # noqa: F401  (fixtures)
     table,
 )
 from tests.discord_emulator.fixtures import discord_emulator  # noqa: F401  (the fixture)
+from tests.web.conftest import client, room  # noqa: F401  (the console room and its site)

@@ -13,19 +13,24 @@ import asyncio
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import psycopg
 import pytest
 from pydantic import ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 from bot.console import LINE_MAX, Console, run_console
 from bot.croupier import Croupier
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, create_engine, upgrade
+from tests.conftest import BACKENDS, PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBCOMMANDS = [
@@ -299,3 +304,102 @@ async def test_a_huge_console_line_is_read_in_bounded_pieces_and_refused_once(co
     answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
     assert [a["ok"] for a in answers] == [False, True]
     assert str(LINE_MAX) in answers[0]["text"]
+
+
+# ---------------------------------------------------------------------- croupier migrate
+
+_LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ [A-Z]+ ")
+
+
+def one_line_among_the_log(done: subprocess.CompletedProcess[str]) -> str:
+    """``croupier migrate`` logs each step (docker-compose shows it on every ``up``): beside those log
+    lines, one ``croupier: …`` line and no traceback, no statement."""
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "CREATE TABLE" not in done.stderr
+    said = [line for line in done.stderr.splitlines() if not _LOG_LINE.match(line)]
+    assert len(said) == 1, done.stderr
+    assert said[0].startswith("croupier: "), said[0]
+    return said[0]
+
+
+@pytest.mark.parametrize("db_backend", BACKENDS, indirect=True)
+def test_migrating_a_database_a_newer_croupier_migrated_is_one_line(
+    blank_db_url: str, tmp_path: Path
+) -> None:
+    """What rolling the image back does: the database is at a revision this Croupier does not know."""
+    upgrade(blank_db_url)
+    engine = create_engine(blank_db_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE alembic_version SET version_num = '0099_newer'"))
+    finally:
+        engine.dispose()
+    done = croupier("migrate", "--db", blank_db_url, cwd=tmp_path)
+    assert done.returncode == 1
+    line = one_line_among_the_log(done)
+    assert "0099_newer" in line
+    assert "newer Croupier" in line
+
+
+@pytest.mark.postgres
+def test_migrating_where_tables_may_not_be_created_is_one_line(
+    postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    """A database user without CREATE on the schema: the server refuses the first table."""
+    database = postgres_server.create("nocreate")
+    role = f"{postgres_server.prefix}_nocreate"
+    admin = make_url(postgres_server.url(database))
+    with psycopg.connect(admin.render_as_string(hide_password=False), autocommit=True) as connection:
+        connection.execute(f'CREATE ROLE "{role}" LOGIN')
+        connection.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")  # as PostgreSQL 15 has it
+    try:
+        url = admin.set(username=role, password=None).render_as_string(hide_password=False)
+        done = croupier("migrate", "--db", url, cwd=tmp_path)
+        assert done.returncode == 1
+        line = one_line_among_the_log(done)
+        assert "permission denied for schema public" in line
+        assert "nothing was changed" in line
+    finally:
+        with psycopg.connect(admin.render_as_string(hide_password=False), autocommit=True) as connection:
+            connection.execute(f'DROP ROLE "{role}"')
+
+
+# ---------------------------------------------------------------------- a reader that goes away
+
+PLAYED = (
+    "mod: /tournament Cup\nmod: /open verflixte6\nanna: /join\nben: /join\nmod: /start\n"
+    "anna: weiter\nanna: stopp\nben: weiter\nben: stopp\n"
+)
+
+
+def _into_a_closed_pipe(*args: str, cwd: Path) -> tuple[int, str]:
+    """The command with its stdout a pipe whose reader is gone already (``croupier … | head`` once head
+    has what it wanted): its exit code and stderr."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "LOG_"))}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**environment, "PYTHONPATH": str(ROOT)},
+        cwd=cwd,
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    return process.wait(timeout=120), err
+
+
+def test_output_piped_into_a_reader_that_stops_ends_quietly(tmp_path: Path) -> None:
+    """``croupier stats --json | head`` and ``croupier replay … | head``: no BrokenPipeError traceback,
+    no "Exception ignored" at exit; the exit code is a shell's for a process SIGPIPE ended."""
+    url = f"sqlite:///{tmp_path / 'cup.sqlite3'}"
+    played = croupier(
+        "console", "--db", url, "--moderator", "mod", "--dice-seed", "s", stdin=PLAYED, cwd=tmp_path
+    )
+    assert played.returncode == 0, played.stderr
+    script = tmp_path / "script.json"
+    script.write_text(_script("weiter"), encoding="utf-8")
+    for args in (["stats", "--db", url, "--json"], ["replay", str(script)], ["export", "--db", url]):
+        code, err = _into_a_closed_pipe(*args, cwd=tmp_path)
+        assert (code, err) == (141, ""), args

@@ -57,7 +57,7 @@ def test_csv_name_cells_that_a_spreadsheet_would_evaluate_start_with_a_quote(nam
 
 def test_a_line_break_in_a_name_cannot_add_a_csv_row() -> None:
     rows = csv_rows(to_csv(table_of("Anna\r\n2,=1+1,0,0,999,999,0", "Ben")))
-    assert [row[2] for row in rows] == [column("player", "de"), "Anna  2,=1+1,0,0,999,999,0", "Ben"]
+    assert [row[2] for row in rows] == [column("player", "de"), "Anna  2,'=1+1,0,0,999,999,0", "Ben"]
 
 
 def test_csv_keeps_harmless_names_as_they_are() -> None:
@@ -71,6 +71,37 @@ def test_no_csv_cell_starts_with_a_formula_character() -> None:
             if cell.lstrip("-").isdigit():
                 continue  # a number
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+
+
+# Names that are harmless under the file's own separator but hold a formula after a `;` or `,`: German
+# Excel opens a `.csv` with `;` as separator, and a tab-separated reading exists too.
+SPLIT_FORMULAS = [
+    "x;=cmd|' /C calc'!A0",
+    'x; "=HYPERLINK(""https://evil.example"")',
+    "Anna,@SUM(1+1)",
+    "a;b;+1+1;-2",
+]
+
+
+def _evaluated(cell: str) -> bool:
+    """Whether a spreadsheet would read the cell as a formula (a number, negative too, is a number)."""
+    shown = cell.strip(' "')
+    return shown.startswith(("=", "+", "-", "@")) and not shown.lstrip("+-").isdigit()
+
+
+@pytest.mark.parametrize("separator", [",", ";", "\t"], ids=["comma", "semicolon", "tab"])
+def test_every_csv_cell_is_quoted_and_none_is_a_formula_under_any_separator(separator: str) -> None:
+    text = to_csv(table_of(*SPLIT_FORMULAS, *FORMULAS, *HARMLESS, tournament="Cup;=1+1"))
+    rows = csv_rows(text)
+    again = io.StringIO()
+    csv.writer(again, lineterminator="\n", quoting=csv.QUOTE_ALL).writerows(rows)
+    assert text == again.getvalue()  # every cell quoted: a separator inside a name stays inside it
+    read = list(csv.reader(io.StringIO(text), delimiter=separator))  # as a spreadsheet splits it …
+    naive = [line.split(separator) for line in text.splitlines()]  # … and as a careless import does
+    evaluated = [cell for row in read + naive for cell in row if _evaluated(cell)]
+    assert evaluated == []
+    shown = [row[2] for row in rows[1:]]
+    assert shown[0] == "x;'=cmd|' /C calc'!A0"  # shown as typed, a quote before the formula's start
 
 
 def test_json_keeps_names_exact() -> None:

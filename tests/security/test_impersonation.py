@@ -10,18 +10,39 @@ played on Discord with the same names: only typed words have their mentions turn
 
 from __future__ import annotations
 
+import logging
+
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from markupsafe import escape as html_escaped
 
 from bot.croupier import Croupier
 from bot.discord import escape
 from bot.discord.mentions import quiet
+from bot.discord.options import BotOptions
 from bot.games import GAMES
 from bot.pages import Pages
 from bot.rendering import Narrator
 from bot.spelling import ConsoleSpelling
+from bot.store import ChannelDefaults, Store
 from bot.web import make_app
-from tests.discord.helpers import Table, asked, refusal, row, says, story, table_rows
+from tests.dice import Dice
+from tests.discord.helpers import (
+    READY_QUICKLY,
+    Clock,
+    People,
+    Table,
+    asked,
+    in_place,
+    note,
+    refusal,
+    row,
+    says,
+    story,
+    table_rows,
+    title,
+)
+from tests.discord_emulator import DiscordEmulator
 
 
 async def test_a_nickname_that_is_another_players_id_is_shown_as_that_nickname(table: Table) -> None:
@@ -93,6 +114,53 @@ async def test_a_member_renamed_mid_game_never_acts_as_the_player_they_named(tab
         assert story(mine) == [says("v6.freiwurf", player="Ben", face=4, total=4), asked("Ben")]
         assert row("Ben", "playing", 4, to_act=True) in table_rows(mine)
         assert row("Anna", "prinzessin", 3) in table_rows(mine)
+
+
+@pytest.mark.parametrize("given", ["{id}", "<@&{id}>"])
+async def test_a_moderator_role_given_by_id_is_that_role_alone(
+    discord_emulator: DiscordEmulator,
+    people: People,
+    db_url: str,
+    given: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """MODERATOR_ROLE as the role's id (or its mention): a role anyone may create under the same name —
+    or named like the id itself — makes nobody a moderator, and the start warns of nothing."""
+    p, emu = people, discord_emulator
+    spoofs = [await emu.add_role(p.guild, "Spielleitung"), await emu.add_role(p.guild, str(p.moderators))]
+    await emu.update_member(p.guild, p.anna, roles=spoofs)
+    caplog.set_level(logging.WARNING, logger="bot.discord.client")
+    store = await Store.open(db_url, defaults=ChannelDefaults(moderator_role=given.format(id=p.moderators)))
+    try:
+        in_place(store, p)
+        options = BotOptions(guild_ids=(p.guild,), turn_clock_seconds=None, guild_ready_timeout=READY_QUICKLY)
+        table = Table(emu, store, p, Dice(), Clock(), options)
+        async with table.running():
+            _, refused = await table.slash(p.anna, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+            assert note(refused) == refusal("error.not_moderator", game=None)
+            assert await table.game() is None
+            opened = await table.slash_message(
+                p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen"
+            )
+            assert opened.embeds[0]["title"] == title(1)
+    finally:
+        await store.close()
+    assert [r.getMessage() for r in caplog.records if "MODERATOR_ROLE" in r.getMessage()] == []
+
+
+async def test_a_moderator_role_given_by_name_still_works_but_the_start_warns_with_its_id(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """By name (how older setups name it) the role keeps working — and so would any role of that name,
+    which whoever may create roles can make: the log says so at start, naming the id to use instead."""
+    p = table.people
+    caplog.set_level(logging.WARNING, logger="bot.discord.client")
+    async with table.running():
+        opened = await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        assert opened.embeds[0]["title"] == title(1)
+    (warning,) = [r.getMessage() for r in caplog.records if "MODERATOR_ROLE" in r.getMessage()]
+    assert "'Spielleitung'" in warning
+    assert f"{p.moderators} in guild {p.guild}" in warning
 
 
 def on_the_page(key: str, **facts: object) -> str:

@@ -258,7 +258,7 @@ async def test_the_console_draws_no_boards_yet_prints_and_logs_the_same(
     boards: dict[bool, Board | None] = {}
     for draws in (True, False):
         path = tmp_path / f"boards-{draws}.sqlite3"
-        shutil.copyfile(request.getfixturevalue("_sqlite_head"), path)
+        shutil.copy(request.getfixturevalue("_sqlite_head"), path)
         store = await Store.open(f"sqlite:///{path}")
         try:
             croupier = Croupier(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import csv
 import io
 import json
 from typing import Any
@@ -318,8 +319,9 @@ async def test_every_export_format_shows_corrections_and_disqualifications(conso
     exports = {
         fmt: (await say(console, f"mod: /export {fmt}"))[1] for fmt in ("csv", "json", "markdown", "bbcode")
     }
-    assert "Korrektur,anna,-3,Strafe [sic]" in exports["csv"].splitlines()
-    assert "disqualifiziert,ben,,*Unsportlich*" in exports["csv"].splitlines()
+    rows = list(csv.reader(io.StringIO(exports["csv"])))
+    assert ["Korrektur", "anna", "-3", "Strafe [sic]"] in rows
+    assert ["disqualifiziert", "ben", "", "*Unsportlich*"] in rows
     assert json.loads(exports["json"])["disqualified"][0]["reason"] == "*Unsportlich*"
     assert "- anna −3 — Strafe \\[sic\\]" in exports["markdown"].splitlines()
     assert "- ben — \\*Unsportlich\\*" in exports["markdown"].splitlines()

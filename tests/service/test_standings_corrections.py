@@ -111,7 +111,9 @@ def test_disqualified_players_leave_the_ranking_and_placement_points_move_up() -
 
 def test_a_table_without_corrections_exports_as_before() -> None:
     table = StandingsTable("Cup", "sum", (1,), (StandingsRow(1, "anna", "Anna", (5,), 5, 5, 0),))
-    assert to_csv(table) == "Turnier,Rang,Spieler,D1,Summe,Bestes,Zombies\nCup,1,Anna,5,5,5,0\n"
+    assert to_csv(table) == (
+        '"Turnier","Rang","Spieler","D1","Summe","Bestes","Zombies"\n"Cup","1","Anna","5","5","5","0"\n'
+    )
     data = json.loads(to_json(table))
     assert (data["adjustments"], data["disqualified"], data["rows"][0]["adjustment"]) == ([], [], 0)
     for fmt, render in FORMATS.items():

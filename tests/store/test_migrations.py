@@ -386,6 +386,32 @@ async def test_0007_counts_threads_closed_before_it_as_done(blank_db_url: str) -
             assert [u.game_id for u in uow.forum.unclosed(NOW.replace(year=2030))] == [3]
 
 
+# --- 0008: a channel's tournament pages unlisted unless its moderators list them ---------------------
+
+
+async def test_0008_leaves_every_channel_on_the_web_unlisted(blank_db_url: str) -> None:
+    """Before 0008 the start page listed every channel on the web. After it a channel keeps its
+    address, and is listed only once a moderator says so."""
+    upgrade(blank_db_url, "0007_thread_closing")
+    execute(
+        blank_db_url,
+        "INSERT INTO channel_settings (guild, channel, web_token) VALUES ('g', 'c', 'token-before-0008')",
+    )
+    upgrade(blank_db_url)
+    async with await Store.open(blank_db_url) as store:
+        with store.transaction(read_only=True) as uow:
+            assert uow.web.channel_of("token-before-0008") is not None  # the address still works
+            assert uow.web.listed() == ()
+            assert uow.web.is_listed("g", "c") is False
+        with store.transaction() as uow:
+            uow.web.set_listed("g", "c", True)
+            uow.commit()
+        with store.transaction(read_only=True) as uow:
+            assert [channel.token for channel in uow.web.listed()] == ["token-before-0008"]
+    downgrade(blank_db_url, "0007_thread_closing")
+    assert current_revision(blank_db_url) == "0007_thread_closing"
+
+
 # --- 0009: how far each game channel was read, for the catch-up ---------------------------------------
 
 
@@ -415,6 +441,6 @@ async def test_0009_keeps_how_far_a_game_channel_was_read_and_goes_back_cleanly(
         with store.transaction(read_only=True) as uow:
             [point] = uow.forum.catch_up_points()
             assert point.read == "1200"
-    downgrade(blank_db_url, "0007_thread_closing")
+    downgrade(blank_db_url, "0008_web_listing")
     assert "channel_reads" not in table_names(blank_db_url)
     assert "games" in table_names(blank_db_url)

@@ -50,9 +50,10 @@ class Room:
             answers.append(answer)
         return answers
 
-    async def web_on(self) -> str:
-        """``/settings web=on``: the address the croupier answers with."""
-        (answer,) = await self.say(f"{MODERATOR}: /settings web=on")
+    async def web_on(self, *, listed: bool = False) -> str:
+        """``/settings web=on`` (and ``listed=on``, for the start page): the address the croupier
+        answers with."""
+        (answer,) = await self.say(f"{MODERATOR}: /settings web=on" + (" listed=on" if listed else ""))
         assert answer.ok, answer.text
         return next(word for word in answer.text.split() if "/t/" in word)
 

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
+from bot.console import Console
 from bot.store import create_engine
 from bot.store.repositories import log_t
 from bot.texts import render
@@ -273,6 +274,30 @@ def test_an_undone_move_is_shown_voided_and_its_dice_still_verify(
     verified(page)
     page.screenshot(path=str(artifact("game-undone-390x844", db_url)), full_page=True)
     assert fits(page, "#moves")
+
+
+def test_a_moderator_named_like_a_replacement_pattern_is_shown_as_typed_in_the_undone_note(
+    page: Any, room: Room, background: Background
+) -> None:
+    """The live note is filled in the browser: a name holding ``$&`` (String.replace's "the match") and
+    a placeholder of the sentence itself must come out as typed, the same as the page's own drawing."""
+    moderator, reason = "Mod$&X{reason}", "Grund {moderator} $1 $$"
+    hostile = Console(room.console.croupier, moderators=frozenset({moderator}))
+    background.call(room.say("mod: /open verflixte6", "anna: /join", "ben: /join", "mod: /start"))
+    address = background.call(room.web_on())
+    page.goto(address + "/game/1")
+    background.call(room.say("anna: weiter"))
+    page.wait_for_function(
+        "() => document.querySelectorAll('#moves .move[data-dice]:not([data-dice=\\'\\'])').length === 1"
+    )
+    undone = background.call(hostile.handle(f"{moderator}: /undo {reason}"))
+    assert undone is not None
+    assert undone.ok, undone.text
+    page.wait_for_selector("#moves .move.voided", timeout=5_000)
+    expected = render("web.move_voided", {"moderator": moderator, "reason": reason}, "de")
+    assert page.locator("#moves .move.voided .voided-note").inner_text() == expected  # drawn live
+    page.reload()
+    assert page.locator("#moves .move.voided .voided-note").inner_text() == expected  # drawn by the server
 
 
 def test_a_real_game_verifies_and_an_altered_die_does_not(

@@ -31,6 +31,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def interruptible() -> None:
+    """In the child, before it starts: Ctrl-C (SIGINT) ends it, as in a terminal — also when the suite
+    itself runs in the background, whose children a shell starts with SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def fetch(url: str) -> tuple[int, str]:
     with urllib.request.urlopen(url, timeout=30) as response:
         return response.status, response.read().decode()
@@ -46,6 +52,7 @@ def test_croupier_web_serves_the_pages(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     try:
         assert process.stdout is not None
@@ -58,6 +65,42 @@ def test_croupier_web_serves_the_pages(tmp_path: Path) -> None:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)
     assert process.returncode in (0, 130)
+
+
+def test_web_index_off_turns_the_start_page_list_off_for_the_whole_site(tmp_path: Path) -> None:
+    """WEB_INDEX=off, as an operator sets it: the start page lists nothing, whatever moderators listed."""
+    port = free_port()
+    db = f"sqlite:///{tmp_path / 'console.sqlite3'}"
+    done = croupier(
+        "console",
+        "--db",
+        db,
+        "--moderator",
+        "mod",
+        "--json",
+        cwd=tmp_path,
+        stdin="mod: /open verflixte6\nmod: /settings web=on listed=on\n",
+    )
+    assert done.returncode == 0, done.stderr
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "web", "--db", db, "--port", str(port)],
+        cwd=tmp_path,
+        env=environment(PYTHONPATH=str(REPO), WEB_INDEX="off"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=interruptible,
+    )
+    try:
+        assert process.stdout is not None
+        assert f"http://127.0.0.1:{port}/" in process.stdout.readline()
+        status, html = fetch(f"http://127.0.0.1:{port}/")
+        assert status == 200
+        assert render("web.index_off", {}, "de") in html
+        assert "/t/" not in html
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
 
 
 def test_the_console_serves_the_pages_in_its_own_process_when_web_port_is_set(tmp_path: Path) -> None:

@@ -92,7 +92,10 @@ async def test_a_channel_is_on_the_web_only_while_a_moderator_says_so(room: Room
     assert len(token) >= 24  # unguessable: 18 random bytes
     page = await client.get(path_of(address))
     assert page.status == 200
-    assert path_of(address) in await (await client.get("/")).text()
+    assert "/t/" not in await (await client.get("/")).text()  # unlisted: whoever has the address
+    (listed,) = await room.say("mod: /settings listed=on")
+    assert listed.text == render("web.listed_on", {}, "de")
+    assert path_of(address) in await (await client.get("/")).text()  # listed on the start page
     assert await room.web_on() == address  # web=on again keeps the address
 
     (off,) = await room.say("mod: /settings web=off")
@@ -121,6 +124,66 @@ async def test_web_takes_on_and_off_in_three_languages_and_refuses_anything_else
     assert answer.text.splitlines()[-1] == render("web.switched_off", {}, "fr")
 
 
+async def test_the_start_page_lists_only_the_channels_moderators_listed(
+    room: Room, client: TestClient
+) -> None:
+    """On the web is not on the start page: an address there would make the token, masked in every
+    log and kept from other sites by no-referrer, public. Listing is the moderators' choice, in the
+    three languages' words, and may come before or after ``web=on``."""
+    await room.say(*durchgang(["anna", "ben"]))
+    (before,) = await room.say("mod: /settings listed=on")  # not on the web yet: listed once it is
+    assert before.text == render("web.listed_on_later", {}, "de")
+    (unlisted,) = await room.say("mod: /settings gelistet=nein")
+    assert unlisted.text == render("web.listed_off", {}, "de")
+    (on,) = await room.say("mod: /settings web=on")
+    assert on.text.splitlines()[1] == render("web.unlisted_note", {}, "de")
+    address = next(word for word in on.text.split() if "/t/" in word)
+    assert (await client.get(path_of(address))).status == 200  # reachable by its address …
+    index = await (await client.get("/")).text()
+    assert "/t/" not in index  # … and found by nobody else
+    assert render("web.index_empty", {}, "de") in index
+    for listing, listed in (("liste=oui", True), ("listed=off", False), ("gelistet=ja", True)):
+        (answer,) = await room.say(f"mod: /settings {listing}")
+        assert answer.ok, answer.text
+        assert answer.text == render("web.listed_on" if listed else "web.listed_off", {}, "de")
+        assert (path_of(address) in await (await client.get("/")).text()) is listed, listing
+    (refused,) = await room.say("mod: /settings listed=vielleicht")
+    assert refused.text == render("error.listed_switch", {"value": "vielleicht"}, "de")
+    (player,) = await room.say("anna: /settings listed=off")
+    assert not player.ok  # only moderators choose
+    assert path_of(address) in await (await client.get("/")).text()
+    (off,) = await room.say("mod: /settings web=off")
+    assert off.ok
+    assert "/t/" not in await (await client.get("/")).text()  # off the web: listed or not, gone
+
+
+async def test_the_start_page_lists_nothing_where_the_operator_turned_the_index_off(room: Room) -> None:
+    """WEB_INDEX=off: the start page names no tournament and does not ask the database; every page
+    stays reachable by its address."""
+    await room.say(*durchgang(["anna", "ben"]))
+    address = await room.web_on(listed=True)
+    asked: list[str] = []
+    pages = Pages(room.store)
+    listing = pages.index
+
+    async def counted() -> tuple[object, ...]:
+        asked.append("index")
+        return await listing()
+
+    pages.index = counted  # type: ignore[method-assign]
+    test_client = TestClient(TestServer(make_app(pages, listing=False)))
+    await test_client.start_server()
+    try:
+        index = await (await test_client.get("/")).text()
+        assert "/t/" not in index
+        assert render("web.index_off", {}, "de") in index
+        assert asked == []
+        assert (await test_client.get(path_of(address))).status == 200
+        assert (await test_client.get(path_of(address) + "/game/1")).status == 200
+    finally:
+        await test_client.close()
+
+
 async def test_the_standings_are_the_json_export(room: Room, client: TestClient) -> None:
     await room.say(*durchgang(["anna", "ben", "cleo"], throws=3))
     await room.say(*durchgang(["anna", "ben", "cleo", "dora"], throws=1))
@@ -137,7 +200,7 @@ async def test_hostile_names_are_escaped_everywhere(room: Room, client: TestClie
     await room.say(f"mod: /tournament {HOSTILE}")
     await room.say(*durchgang([HOSTILE, "ben"]))
     await room.say("mod: /open verflixte6", f"{HOSTILE}: /join", f"{HOSTILE}: weiter {HOSTILE}")
-    address = await room.web_on()
+    address = await room.web_on(listed=True)
     pages = [path_of(address), path_of(address) + "/game/1", path_of(address) + "/game/2", "/"]
     for page in pages:
         response = await client.get(page)
@@ -251,6 +314,36 @@ async def test_a_database_outage_is_a_503_page(
     assert await live.json() == {"error": "store_unavailable"}
 
 
+async def test_bad_paths_and_parameters_are_404_and_400_never_500(
+    room: Room, client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Unicode digits, ids beyond PostgreSQL's ``integer`` (games.id is 32-bit), tokens that no
+    address could hold: no page, and nothing the database is asked about them."""
+    await room.say("mod: /open verflixte6", "anna: /join", "mod: /start")
+    base = path_of(await room.web_on())
+    missing = [
+        f"{base}/game/2147483648",
+        f"{base}/game/2147483648/live.json",
+        f"{base}/game/9999999999",
+        f"{base}/tournament/2147483648",
+        f"{base}/game/\u0661",  # ARABIC-INDIC DIGIT ONE: int() reads it, the route does not
+        f"{base}/game/\u00b9",  # SUPERSCRIPT ONE
+        f"{base}/game/{'1' * 19}",
+        "/t/" + "x" * 65,
+        "/t/%00",
+        "/t/a%2Fb",
+    ]
+    for address in missing:
+        response = await client.get(address)
+        assert response.status == 404, address
+    for after in ("\u00b2", "\u0663", "-1", "1e3", " 1", "2147483648", "9" * 30, ""):
+        response = await client.get(f"{base}/game/1/live.json", params={"after": after})
+        assert response.status == 400, after
+        assert await response.json() == {"error": "bad_request"}
+    assert (await client.get(f"{base}/game/1/live.json", params={"after": "0"})).status == 200
+    assert [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")] == []
+
+
 async def test_people_are_shown_by_name_only_and_an_open_game_keeps_its_seed(room: Room) -> None:
     """Discord-like participant ids never reach a page; an open game's seed neither."""
     croupier = room.console.croupier
@@ -275,8 +368,8 @@ async def test_people_are_shown_by_name_only_and_an_open_game_keeps_its_seed(roo
     await croupier.handle_text(msg("Anna", "weiter"))
     await croupier.handle_text(msg("Anna", "stopp"))
     await croupier.handle_text(msg("Ben", f"raube <@{ids['Anna']}> <@&5551234567> <#5557654321>"))
-    reply = await croupier.change_settings(msg("Mod"), {"web": "on"})
-    token = reply.lines[-1].rsplit("/", 1)[1]
+    reply = await croupier.change_settings(msg("Mod"), {"web": "on", "listed": "on"})
+    token = next(line for line in reply.lines if "/t/" in line).rsplit("/", 1)[1]
     pages = Pages(room.store)
     test_client = TestClient(TestServer(make_app(pages)))
     await test_client.start_server()
@@ -353,8 +446,8 @@ async def test_a_mention_typed_on_discord_shows_the_name_not_the_id(room: Room) 
     assert typed.text == f"raube @{ids['Anna']}"  # what the engine reads and the log keeps
     robbed = await croupier.handle_text(typed)
     assert robbed.ok
-    reply = await croupier.change_settings(message("Mod", "/settings web=on"), {"web": "on"})
-    token = reply.lines[-1].rsplit("/", 1)[1]
+    reply = await croupier.change_settings(message("Mod", "/settings web=on"), {"web": "on", "listed": "on"})
+    token = next(line for line in reply.lines if "/t/" in line).rsplit("/", 1)[1]
     test_client = TestClient(TestServer(make_app(Pages(room.store))))
     await test_client.start_server()
     try:
@@ -397,7 +490,7 @@ async def test_the_live_endpoint_answers_the_moves_after_a_cursor(room: Room, cl
     nothing = await (await client.get(path_of(address) + f"/game/1/live.json?after={later['cursor']}")).json()
     assert nothing["moves"] == []
     assert nothing["cursor"] == later["cursor"]
-    assert (await client.get(path_of(address) + "/game/1/live.json?after=abc")).status == 200
+    assert (await client.get(path_of(address) + "/game/1/live.json?after=abc")).status == 400
     assert (await client.get(path_of(address) + "/game/999/live.json")).status == 404
 
 

@@ -1,5 +1,5 @@
 """Channel housekeeping for moderators: ``/einstellungen`` (language, moderator role, turn timeout,
-threads, the web page) and ``/turnier`` (a new tournament)."""
+threads, the web page and whether the site's start page lists it) and ``/turnier`` (a new tournament)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,13 @@ SWITCH = ("on", "off")  # the values /settings reads for a switch (bot/settings_
 
 
 @app_commands.command(**command("einstellungen"))
-@app_commands.rename(**renamed("sprache", "moderatorrolle", "zugzeit", "threads", "web"))
-@app_commands.describe(**described("sprache", "moderatorrolle", "zugzeit", "threads", "web"))
+@app_commands.rename(**renamed("sprache", "moderatorrolle", "zugzeit", "threads", "web", "liste"))
+@app_commands.describe(**described("sprache", "moderatorrolle", "zugzeit", "threads", "web", "liste"))
 @app_commands.choices(
-    sprache=choices("language", LANGUAGES), threads=choices("switch", SWITCH), web=choices("switch", SWITCH)
+    sprache=choices("language", LANGUAGES),
+    threads=choices("switch", SWITCH),
+    web=choices("switch", SWITCH),
+    liste=choices("switch", SWITCH),
 )
 @app_commands.guild_only()
 async def einstellungen(
@@ -29,9 +32,11 @@ async def einstellungen(
     zugzeit: str | None = None,
     threads: app_commands.Choice[str] | None = None,
     web: app_commands.Choice[str] | None = None,
+    liste: app_commands.Choice[str] | None = None,
 ) -> None:
     """The role is stored by id, so renaming it on the server keeps it working. ``web: an`` answers
-    with the address of the channel's tournament page."""
+    with the address of the channel's tournament page; ``liste: an`` lists it on the site's start
+    page (unlisted, only whoever has the address finds it)."""
     options: dict[str, str] = {}
     if sprache is not None:
         options["language"] = sprache.value
@@ -43,6 +48,8 @@ async def einstellungen(
         options["threads"] = threads.value
     if web is not None:
         options["web"] = web.value
+    if liste is not None:
+        options["listed"] = liste.value
     front = front_of(interaction)
     await front.command(interaction, lambda msg: front.croupier.change_settings(msg, options))
 

@@ -31,6 +31,7 @@ PARAMETERS = {
     "punkte": "punkte",
     "worte": "worte",
     "web": "web",
+    "liste": "liste",
     "threads": "threads",
 }
 

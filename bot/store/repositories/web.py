@@ -1,7 +1,8 @@
 """``uow.web``: which channels are on the web, and the reads their pages need.
 
 A channel is visible while its ``channel_settings`` row holds a web token (see migration 0005_web);
-the token is the unguessable part of its address and is never inherited from the guild. The reads
+the token is the unguessable part of its address and is never inherited from the guild. The start
+page lists only the channels whose ``web_listed`` a moderator switched on (migration 0008). The reads
 here serve the read-only web pages: a tournament's games (open ones too), a game's log after a
 cursor, and every die a tournament's games rolled, with who rolled it.
 """
@@ -92,6 +93,34 @@ class WebPages:
             .order_by(settings_t.c.guild, settings_t.c.channel)
         )
         return tuple(VisibleChannel(row.guild, row.channel, row.web_token) for row in rows)
+
+    def listed(self) -> tuple[VisibleChannel, ...]:
+        """The channels on the web whose moderators listed them on the start page."""
+        rows = self._tx.execute(
+            select(settings_t.c.guild, settings_t.c.channel, settings_t.c.web_token)
+            .where(settings_t.c.web_token.is_not(None), settings_t.c.web_listed.is_(True))
+            .order_by(settings_t.c.guild, settings_t.c.channel)
+        )
+        return tuple(VisibleChannel(row.guild, row.channel, row.web_token) for row in rows)
+
+    def is_listed(self, guild: str, channel: str) -> bool:
+        statement = select(settings_t.c.web_listed).where(
+            settings_t.c.guild == guild, settings_t.c.channel == channel
+        )
+        return bool(self._tx.execute(statement).scalar_one_or_none())
+
+    def set_listed(self, guild: str, channel: str, listed: bool) -> None:
+        """List the channel's tournaments on the start page, or not (whether it is on the web or not
+        yet: the choice holds for whenever it is)."""
+        if channel == "":
+            raise ValueError("listing belongs to one channel")
+        make_insert = postgresql_insert if self._tx.dialect == "postgresql" else sqlite_insert
+        statement = make_insert(settings_t).values(guild=guild, channel=channel, web_listed=listed)
+        statement = statement.on_conflict_do_update(
+            index_elements=[settings_t.c.guild, settings_t.c.channel],
+            set_={"web_listed": statement.excluded.web_listed},
+        )
+        self._tx.execute(statement)
 
     # --- what the pages show -------------------------------------------------------------------------
 

@@ -3,6 +3,15 @@
 (function () {
   "use strict";
 
+  /* A sentence of the page's language with its {placeholders} filled in, in one pass: what is put in
+     is never read again (a name holding "{reason}" stays as typed) and, given by a function, never
+     taken for a replacement pattern ("$&" in a name would repeat the placeholder). */
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (placeholder, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : placeholder;
+    });
+  }
+
   function verify() {
     var panel = document.getElementById("verify");
     if (!panel) return;
@@ -31,7 +40,7 @@
       result.dataset.at = String(Math.round(performance.now()));  // since the navigation began
       var text = ok ? result.dataset.textOk : result.dataset.textMismatch;
       if (!commitmentOk) text += " " + result.dataset.textCommitmentBad;
-      result.textContent = text.replace("{count}", String(count));
+      result.textContent = fill(text, { count: count });
       result.classList.add(ok ? "ok" : "mismatch");
     }
 
@@ -137,7 +146,7 @@
       item.dataset.voided = "true";
       item.classList.add("voided");
       var text = why.by
-        ? note.dataset.textVoided.replace("{moderator}", why.by).replace("{reason}", why.reason)
+        ? fill(note.dataset.textVoided, { moderator: why.by, reason: why.reason })
         : note.dataset.textVoidedUnknown;
       item.appendChild(cell("p", text, "voided-note"));
     }
