@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from bot.discord.outgoing import Outgoing
+from bot.observability import answers, interactions
 
 log = logging.getLogger(__name__)
 
@@ -89,12 +90,14 @@ class Answer:
                 if error.code != UNKNOWN_INTERACTION:
                     raise
                 log.warning("interaction %s expired before it could be deferred", self.interaction.id)
+                interactions.expired()
                 self.state = GONE
                 return
             except discord.HTTPException as error:
                 log.warning("could not defer interaction %s: %s", self.interaction.id, error)
                 return  # the answer will try to respond itself, and learn the worst then
             self.state = DEFERRED
+            interactions.deferred(self.component)
 
     def settle(self) -> None:
         """No defer is needed any more (the answer is being sent, or there will be none)."""
@@ -119,7 +122,7 @@ class Answer:
             if self.state == GONE:
                 raise InteractionGone(self.interaction.id)
             try:
-                return await self._send(out, private)
+                sent = await self._send(out, private)
             except discord.HTTPException as error:
                 if self.state == FRESH and error.code == ALREADY_ACKNOWLEDGED:
                     self.state = ANSWERED
@@ -127,8 +130,11 @@ class Answer:
                 if not _gone(error):
                     raise
                 log.warning("interaction %s is gone (%s)", self.interaction.id, error)
+                interactions.expired()
                 self.state = GONE
                 raise InteractionGone(self.interaction.id) from error
+            answers.DISCORD.posted(self.interaction.id)
+            return sent
 
     async def _send(self, out: Outgoing, private: bool) -> int | None:
         interaction = self.interaction

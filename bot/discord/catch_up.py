@@ -20,6 +20,7 @@ from bot import texts
 from bot.discord.delivery import Tracked
 from bot.discord.mentions import service_text
 from bot.forum import Pending
+from bot.observability.metrics import CATCH_UP_LINES, CATCH_UP_RUNS
 from bot.store import CatchUpPoint
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ async def start(front: Front, *, deliver: bool) -> None:
             await deliver_pending(front)
             await finish_closings(front)
         lines = await catch_up(front)
+        CATCH_UP_RUNS.inc()
+        CATCH_UP_LINES.inc(lines)
         if lines:
             log.info("caught up with %d line(s) typed while the bot was away", lines)
     except Exception:

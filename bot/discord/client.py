@@ -25,6 +25,7 @@ from bot.discord.options import BotOptions
 from bot.discord.slash import install
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.turn_clock import TurnClock
+from bot.discord.watch import GatewayWatch
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +59,12 @@ class CroupierBot(discord.AutoShardedClient):
             shards["shard_count"] = self.options.shard_count
         if self.options.shard_ids is not None:
             shards["shard_ids"] = list(self.options.shard_ids)
+        self.gateway_watch = GatewayWatch()  # shard states and Discord's limits (bot/discord/watch.py)
         super().__init__(
             intents=intents(self.options.message_content),
             allowed_mentions=nobody(),
             guild_ready_timeout=self.options.guild_ready_timeout,
+            http_trace=self.gateway_watch.http_trace,
             **shards,
         )
         self.front = Front(self, croupier, self.options)
@@ -112,6 +115,10 @@ class CroupierBot(discord.AutoShardedClient):
                 log.info("registered %d slash commands in %s", len(done.commands), where)
             else:
                 log.info("slash commands in %s as registered before (%d)", where, len(done.commands))
+
+    def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
+        self.gateway_watch.saw(event, args)
+        super().dispatch(event, *args, **kwargs)
 
     async def on_message(self, message: discord.Message) -> None:
         await self.front.on_message(message)

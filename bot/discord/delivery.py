@@ -32,6 +32,8 @@ import discord
 from bot.croupier import Croupier
 from bot.discord.outgoing import Outgoing
 from bot.forum import RESULT
+from bot.observability import delivery as observed
+from bot.observability.answers import DISCORD as ARRIVALS
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -117,6 +119,7 @@ class Delivery:
         self.backoff_cap = backoff_cap
         self.post_timeout = POST_TIMEOUT_S
         self._stopping = False
+        self.held = observed.HeldChannels()  # channels waiting for a permission (readiness, metrics)
 
     def stop(self) -> None:
         """The bot is stopping: no more waiting to try again (what is not posted stays pending)."""
@@ -169,6 +172,7 @@ class Delivery:
                 if not _may_pass(error):
                     await self._undeliverable(channel_id, tracked, error)
                     return None
+                self._retrying(channel_id, error.status, error.code)
                 _explain(channel_id, error, delay)
                 look = error.status >= 500  # Discord may have posted it before failing
             except (TimeoutError, aiohttp.ClientError, OSError) as error:
@@ -181,8 +185,11 @@ class Delivery:
                     error or type(error).__name__,
                     delay,
                 )
+                self._retrying(channel_id, None)
                 look = True
             else:
+                self.held.release(channel_id)
+                ARRIVALS.posted(_answered(tracked, reference))
                 await self._delivered(tracked)
                 return sent
             if self._stopping:
@@ -267,10 +274,20 @@ class Delivery:
         else:
             self.acknowledge(tracked)
 
+    def _retrying(self, channel_id: int, status: int | None, code: int | None = None) -> None:
+        """A post will be tried again: counted by class; a missing permission holds the channel."""
+        failure = observed.failure_class(status)
+        observed.retried(failure)
+        if failure == observed.PERMISSION:
+            self.held.hold(channel_id, observed.hold_reason(code))
+
     async def _undeliverable(
         self, channel_id: int, tracked: Key | None, error: discord.HTTPException
     ) -> None:
         log.warning("channel %s is gone or refuses the answer for good (%s)", channel_id, error)
+        self.held.release(channel_id)
+        if tracked is not None:
+            observed.given_up(observed.failure_class(error.status))
         if isinstance(tracked, ResultLine):
             await self.closing_done(tracked.game_id, RESULT)  # nothing left to try
         elif tracked is not None:
@@ -291,6 +308,13 @@ class Delivery:
             log.warning("thread %s is archived and stays so (%s)", channel_id, error)
             return False
         return True
+
+
+def _answered(tracked: Key | None, reference: discord.MessageReference | None) -> int | None:
+    """The message or interaction a post answers, if it answers one (its latency is timed)."""
+    if tracked is not None:
+        return tracked.answering or tracked.interaction
+    return reference.message_id if reference is not None else None
 
 
 def _may_pass(error: discord.HTTPException) -> bool:

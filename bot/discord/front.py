@@ -39,6 +39,7 @@ from bot.discord.options import BotOptions
 from bot.discord.outbox import Outbox
 from bot.discord.outgoing import Outgoing, outgoing
 from bot.keyed_locks import KeyedLocks
+from bot.observability.answers import DISCORD as ARRIVALS
 from bot.replies import Reply
 from bot.store import StoreUnavailable
 from engine.game import Join
@@ -119,6 +120,7 @@ class Front:
         text = service_text(message.content).strip()
         if not text:
             return
+        ARRIVALS.arrived(message.id)
         await self.caught_up.wait()
         await self.line(message, text)
 
@@ -249,6 +251,7 @@ class Front:
     ) -> Answer:
         """The answer of a new interaction, deferred if the service is not done in time."""
         answer = Answer(interaction, private=private, component=component, defer_after=self.defer_after)
+        ARRIVALS.arrived(interaction.id)
         self._answers[interaction.id] = answer
         answer.watch()
         return answer

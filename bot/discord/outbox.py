@@ -86,6 +86,10 @@ class Outbox:
             if not self._workers:
                 self._idle.set()
 
+    def waiting(self) -> int:
+        """Jobs queued or being done, in all channels: the delivery backlog."""
+        return sum(len(queue) for queue in self._queues.values()) + len(self._workers)
+
     def busy(self) -> int:
         """How many channels have a worker right now."""
         return len(self._workers)
