@@ -4,7 +4,8 @@ It listens on HEALTH_HOST:HEALTH_PORT (127.0.0.1 unless told otherwise) in the p
 loop, apart from the tournament pages: those are meant for the public behind a proxy, these for the
 operator and the supervisor. ``/livez`` answers 200 while the event loop runs; ``/readyz`` 200 when
 every readiness condition holds and 503 naming those that fail (JSON, see
-:class:`~bot.observability.health.Readiness`); ``/metrics`` Prometheus' text format. Nothing here
+:class:`~bot.observability.health.Readiness`); ``/metrics`` Prometheus' text format (0.0.4, or
+OpenMetrics when the scraper asks for it). Nothing here
 is cached by a proxy (``Cache-Control: no-store``).
 """
 
@@ -16,7 +17,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+from prometheus_client import REGISTRY
+from prometheus_client.exposition import choose_encoder
 
 from bot.observability.health import Health
 from bot.web.errors import CannotServe
@@ -49,8 +51,8 @@ async def _ready(request: web.Request) -> web.Response:
 
 async def _metrics(request: web.Request) -> web.Response:
     await request.app[HEALTH_KEY].readiness()  # the figures known only when asked: open games, conditions
-    body = generate_latest(REGISTRY)
-    return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST, **NO_STORE})
+    encode, content_type = choose_encoder(request.headers.get("Accept", ""))  # text 0.0.4 or OpenMetrics
+    return web.Response(body=encode(REGISTRY), headers={"Content-Type": content_type, **NO_STORE})
 
 
 def make_app(health: Health) -> web.Application:
