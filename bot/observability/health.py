@@ -24,12 +24,13 @@ import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from prometheus_client.core import REGISTRY, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from bot.games import GAMES
 from bot.store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -166,7 +167,7 @@ class StoreHealth:
     clock: Callable[[], float] = time.monotonic
     timeout: float = DATABASE_TIMEOUT_S
     stuck_after: float = WRITER_STUCK_S
-    open_games: dict[str, int] = field(default_factory=dict)
+    open_games: dict[str, int] | None = None  # as the last check found them (None: not yet known)
     _head: str | None = None
 
     async def conditions(self) -> Sequence[Condition]:
@@ -223,8 +224,10 @@ class StoreHealth:
             "Open games in the database (all processes'), at the last check",
             labels=["game"],
         )
-        for kind, count in sorted(self.open_games.items()):
-            games.add_metric([kind], float(count))
+        found = self.open_games
+        if found is not None:
+            for kind in sorted(set(GAMES) | set(found)):  # 0 for an installed game nobody plays
+                games.add_metric([kind], float(found.get(kind, 0)))
         yield games
 
 

@@ -10,6 +10,7 @@ a label lookup costs more than the increment itself.
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any, Generic, TypeVar
 
 from prometheus_client import Counter, Histogram, Info
@@ -132,8 +133,12 @@ SHARD_DISCONNECTS = Counter(
     "croupier_discord_shard_disconnects", "Gateway connections of a shard that ended", ["shard"]
 )
 
+def _version() -> str:
+    try:
+        return metadata.version("croupier")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
 BUILD = Info("croupier_build", "The croupier's version")
-
-
-def describe_build(version: str) -> None:
-    BUILD.info({"version": version})
+BUILD.info({"version": _version()})

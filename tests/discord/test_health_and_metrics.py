@@ -1,0 +1,158 @@
+"""What an operator sees of the Discord bot: the real discord.py client against the emulator, the
+croupier's endpoint read over HTTP.
+
+A Durchgang played by slash commands and typed words moves ``croupier_moves_total`` and
+``croupier_refusals_total`` by exactly the moves and refusals its command log holds, times every
+answer, and logs one JSON line per request with its fields and no token. Readiness fails, naming
+the condition, while the gateway is cut off and while a channel's posts are held for a missing
+permission, and holds again once the gateway is back and the permission granted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+from collections.abc import AsyncIterator, Iterator
+
+from bot.discord.client import CroupierBot
+from bot.discord.watch import DiscordHealth
+from bot.observability.endpoint import Endpoint, serving
+from bot.observability.health import Health, StoreHealth
+from bot.observability.logs import JsonFormatter
+from tests.discord.helpers import Table
+from tests.discord_emulator import permissions as perms
+from tests.faults import harness
+from tests.observability.scraping import failing, liveness, moved, scrape, until_ready, value
+
+FIELDS = ("guild", "channel", "game_id", "message_id", "outcome", "latency_ms")
+
+
+@contextlib.asynccontextmanager
+async def endpoint_of(table: Table, bot: CroupierBot) -> AsyncIterator[Endpoint]:
+    """The process's health, as ``croupier run`` puts it together, served on a free port."""
+    health = Health()
+    health.add("store", StoreHealth(table.store))
+    health.add("discord", DiscordHealth(bot))
+    async with serving(health, "127.0.0.1", 0) as endpoint:
+        assert endpoint is not None
+        yield endpoint
+
+
+@contextlib.contextmanager
+def json_log(secret: str) -> Iterator[io.StringIO]:
+    """The process's log as LOG_FORMAT=json writes it, with the request lines at INFO."""
+    lines = io.StringIO()
+    handler = logging.StreamHandler(lines)
+    handler.setFormatter(JsonFormatter(secrets=[secret]))
+    root, events = logging.getLogger(), logging.getLogger("croupier.events")
+    saved = events.level
+    root.addHandler(handler)
+    events.setLevel(logging.INFO)
+    try:
+        yield lines
+    finally:
+        root.removeHandler(handler)
+        events.setLevel(saved)
+
+
+async def test_a_durchgang_moves_the_counters_by_its_moves_and_refusals_and_logs_a_json_line_each(
+    table: Table,
+) -> None:
+    p = table.people
+    table.dice.will_roll(3, 4)  # anna: Freiwurf 3, stopp | ben: Freiwurf 4, stopp
+    with json_log(table.emu.token) as logged:
+        async with table.running() as bot, endpoint_of(table, bot) as endpoint:
+            await until_ready(endpoint.url, True)
+            before = await scrape(endpoint.url)
+            await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+            await table.slash_message(p.anna, "mitmachen")
+            await table.slash_message(p.ben, "mitmachen")
+            out_of_turn = await table.said(p.ben, "weiter")  # refused: anna is to act
+            assert not out_of_turn.embeds
+            await table.said(p.anna, "weiter")
+            await table.said(p.anna, "stopp")
+            await table.said(p.ben, "weiter")
+            _, not_theirs = await table.slash(p.anna, "durchgang", subcommand="schliessen")  # refused
+            assert not_theirs.ephemeral
+            await table.said(p.ben, "stopp")
+            await table.slash_message(p.moni, "durchgang", subcommand="schliessen")
+            after = await scrape(endpoint.url)
+        log = (await harness.contents(table.store))["log"]
+
+    moves = [e for e in log if e["command"] is not None and e["command"]["type"] != "Open"]
+    refusals = [e for e in log if e["command"] is None and not e["reply"]["ok"]]
+    assert (len(moves), len(refusals)) == (7, 2)  # two joins, four words, the close
+    labels = {"game": "verflixte6", "front_end": "discord"}
+    assert moved(before, after, "croupier_moves_total", **labels) == len(moves)
+    assert moved(before, after, "croupier_refusals_total", **labels) == len(refusals)
+    # every request was answered, and every answer timed from its arrival to its post
+    requests = 10
+    assert moved(before, after, "croupier_answer_latency_seconds_count", front_end="discord") == requests
+    assert value(after, "croupier_discord_shard_ready", shard="0") == 1
+    assert value(after, "croupier_discord_guilds", shard="0") == 1
+    assert value(after, "croupier_delivery_backlog") == 0
+
+    lines = [json.loads(line) for line in logged.getvalue().splitlines()]  # each line is one object
+    assert table.emu.token not in logged.getvalue()
+    requests_logged = {line["message_id"]: line for line in lines if line.get("event") == "request"}
+    for entry in moves:
+        line = requests_logged[entry["message_id"]]
+        assert set(FIELDS) <= set(line), line
+        assert line["outcome"] == "moved"
+        assert (line["guild"], line["channel"]) == (str(p.guild), str(p.channel))
+        assert line["game_id"] is not None
+        assert line["latency_ms"] >= 0
+        assert line["front_end"] == "discord"
+    assert sorted(line["message_id"] for line in lines if line.get("outcome") == "refused") == sorted(
+        entry["message_id"] for entry in refusals
+    )
+
+
+async def test_readiness_fails_while_the_gateway_is_cut_off_and_holds_again_after(table: Table) -> None:
+    async with table.running() as bot, endpoint_of(table, bot) as endpoint:
+        assert failing(await until_ready(endpoint.url, True)) == {}
+
+        await table.emu.cut_gateway()
+        outage = await until_ready(endpoint.url, False)
+        assert list(failing(outage)) == ["gateway"]
+        assert failing(outage)["gateway"].startswith("shard 0 disconnected for ")
+        assert (await liveness(endpoint.url))[0] == 200
+        assert value(await scrape(endpoint.url), "croupier_discord_shard_ready", shard="0") == 0
+
+        table.emu.restore_gateway()
+        assert failing(await until_ready(endpoint.url, True)) == {}
+        samples = await scrape(endpoint.url)
+        assert value(samples, "croupier_discord_shard_ready", shard="0") == 1
+        assert value(samples, "croupier_discord_shard_disconnects_total", shard="0") >= 1
+
+
+async def test_readiness_fails_while_a_channel_s_posts_are_held_for_a_missing_permission(
+    table: Table,
+) -> None:
+    p, emu = table.people, table.emu
+    async with table.running() as bot, endpoint_of(table, bot) as endpoint:
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        await table.slash_message(p.anna, "mitmachen")
+        await until_ready(endpoint.url, True)
+        before = await scrape(endpoint.url)
+
+        # a moderator takes Send Messages from the bot: anna's move is stored, its answer held back
+        no_posting = perms.Overwrite(emu.bot_id, perms.MEMBER_OVERWRITE, deny=perms.SEND_MESSAGES)
+        await emu.set_overwrites(p.channel, [no_posting])
+        table.dice.will_roll(5)
+        typed = await table.say(p.anna, "weiter")
+        held = await until_ready(endpoint.url, False)
+        assert failing(held) == {"held_channels": "1 channel(s) held: 1 for missing_permission"}
+        samples = await scrape(endpoint.url)
+        assert value(samples, "croupier_channels_held", reason="missing_permission") == 1
+        assert moved(before, samples, "croupier_delivery_retries_total", **{"class": "permission"}) >= 1
+
+        await emu.set_overwrites(p.channel, [])  # granted again: the held answer goes out
+        answer = await table.answer_to(typed)
+        assert answer.embeds
+        assert failing(await until_ready(endpoint.url, True)) == {}
+        after = await scrape(endpoint.url)
+        assert value(after, "croupier_channels_held", reason="missing_permission") == 0
+        assert moved(before, after, "croupier_answers_undeliverable_total", **{"class": "permission"}) == 0
