@@ -179,8 +179,9 @@ class StoreHealth:
         if self._head is None:
             self._head = await asyncio.to_thread(head_revision)
         try:
+            head = self._head
             revision, open_games = await asyncio.wait_for(
-                self.store.run(_probe, read_only=True), self.timeout
+                self.store.run(lambda uow: _probe(uow, head), read_only=True), self.timeout
             )
         except TimeoutError:
             return Condition("database", False, f"no answer within {self.timeout:g} s")
@@ -189,13 +190,13 @@ class StoreHealth:
         except Exception as error:  # whatever it is, the database did not answer as it should
             log.warning("the readiness check of the database failed", exc_info=True)
             return Condition("database", False, f"the check failed: {type(error).__name__}")
-        self.open_games = open_games
         if revision != self._head:
             return Condition(
                 "database",
                 False,
                 f"schema at {revision or 'no revision'}, needs {self._head}: croupier migrate",
             )
+        self.open_games = open_games
         return Condition("database", True, f"reachable, schema at {revision}")
 
     def writer(self) -> Condition:
@@ -231,5 +232,7 @@ class StoreHealth:
         yield games
 
 
-def _probe(uow: Any) -> tuple[str | None, dict[str, int]]:
-    return uow.schema_revision(), uow.games.open_by_kind()
+def _probe(uow: Any, head: str) -> tuple[str | None, dict[str, int] | None]:
+    """The schema's revision, and at the newest one the open games (older tables may not have them)."""
+    revision = uow.schema_revision()
+    return revision, uow.games.open_by_kind() if revision == head else None

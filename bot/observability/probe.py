@@ -11,7 +11,6 @@ all it checks without HEALTH_PORT.
 from __future__ import annotations
 
 import json
-import socket
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -40,13 +39,15 @@ def ask(url: str, timeout: float = ASK_TIMEOUT_S) -> Asked:
     except urllib.error.URLError as error:
         if isinstance(error.reason, ConnectionRefusedError):
             return Asked(absent=True)
-        if isinstance(error.reason, (TimeoutError, socket.timeout)):
+        if isinstance(error.reason, TimeoutError):
             return Asked(problem=f"the croupier on {url} did not answer within {timeout:g} s")
         return Asked(problem=f"cannot ask {url}: {error.reason}")
     except ConnectionRefusedError:
         return Asked(absent=True)
-    except (TimeoutError, OSError) as error:
-        return Asked(problem=f"the croupier on {url} did not answer within {timeout:g} s ({error})")
+    except TimeoutError:
+        return Asked(problem=f"the croupier on {url} did not answer within {timeout:g} s")
+    except OSError as error:
+        return Asked(problem=f"cannot ask {url}: {error}")
 
 
 def _summary(body: bytes) -> str:
