@@ -133,6 +133,7 @@ SHARD_DISCONNECTS = Counter(
     "croupier_discord_shard_disconnects", "Gateway connections of a shard that ended", ["shard"]
 )
 
+
 def _version() -> str:
     try:
         return metadata.version("croupier")
