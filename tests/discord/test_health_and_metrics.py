@@ -10,18 +10,22 @@ permission, and holds again once the gateway is back and the permission granted.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
 import logging
 from collections.abc import AsyncIterator, Iterator
 
+from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
 from bot.discord.watch import DiscordHealth
 from bot.observability.endpoint import Endpoint, serving
 from bot.observability.health import Health, StoreHealth
 from bot.observability.logs import JsonFormatter
 from tests.discord.helpers import Table
+from tests.discord.test_slow_answers import SlowStore
+from tests.discord.test_store_unavailable import shut_down_after
 from tests.discord_emulator import permissions as perms
 from tests.faults import harness
 from tests.observability.scraping import failing, liveness, moved, scrape, until_ready, value
@@ -111,8 +115,13 @@ async def test_a_durchgang_moves_the_counters_by_its_moves_and_refusals_and_logs
 
 
 async def test_readiness_fails_while_the_gateway_is_cut_off_and_holds_again_after(table: Table) -> None:
+    p = table.people
+    table.dice.will_roll(4)
     async with table.running() as bot, endpoint_of(table, bot) as endpoint:
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        await table.slash_message(p.anna, "mitmachen")
         assert failing(await until_ready(endpoint.url, True)) == {}
+        before = await scrape(endpoint.url)
 
         await table.emu.cut_gateway()
         outage = await until_ready(endpoint.url, False)
@@ -120,12 +129,17 @@ async def test_readiness_fails_while_the_gateway_is_cut_off_and_holds_again_afte
         assert failing(outage)["gateway"].startswith("shard 0 disconnected for ")
         assert (await liveness(endpoint.url))[0] == 200
         assert value(await scrape(endpoint.url), "croupier_discord_shard_ready", shard="0") == 0
+        typed = await table.say(p.anna, "weiter")  # while the bot is away: caught up once it is back
 
         table.emu.restore_gateway()
         assert failing(await until_ready(endpoint.url, True)) == {}
-        samples = await scrape(endpoint.url)
-        assert value(samples, "croupier_discord_shard_ready", shard="0") == 1
-        assert value(samples, "croupier_discord_shard_disconnects_total", shard="0") >= 1
+        assert (await table.answer_to(typed)).embeds
+        after = await scrape(endpoint.url)
+        assert value(after, "croupier_discord_shard_ready", shard="0") == 1
+        assert moved(before, after, "croupier_discord_shard_disconnects_total", shard="0") >= 1
+        assert moved(before, after, "croupier_catch_up_runs_total") >= 1
+        assert moved(before, after, "croupier_catch_up_lines_total") == 1
+        assert moved(before, after, "croupier_moves_total", game="verflixte6", front_end="discord") == 1
 
 
 async def test_readiness_fails_while_a_channel_s_posts_are_held_for_a_missing_permission(
@@ -156,3 +170,44 @@ async def test_readiness_fails_while_a_channel_s_posts_are_held_for_a_missing_pe
         after = await scrape(endpoint.url)
         assert value(after, "croupier_channels_held", reason="missing_permission") == 0
         assert moved(before, after, "croupier_answers_undeliverable_total", **{"class": "permission"}) == 0
+        # each refused post counts against Discord's invalid request limit
+        refused = moved(before, after, "croupier_delivery_retries_total", **{"class": "permission"})
+        assert moved(before, after, "croupier_discord_invalid_requests_total", status="403") == refused
+        assert value(after, "croupier_discord_invalid_requests_10m") >= refused
+
+
+async def test_rate_limits_and_slow_or_expired_interactions_are_counted(table: Table) -> None:
+    p, emu = table.people, table.emu
+    slow = SlowStore(table.store.engine, table.store._url, table.store.defaults)
+    croupier = Croupier(store=slow, dice_factory=table.dice.factory, clock=table.clock)
+    table.dice.will_roll(2)
+    async with table.running(croupier) as bot, shut_down_after(slow), endpoint_of(table, bot) as endpoint:
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        await table.slash_message(p.anna, "mitmachen")
+        before = await scrape(endpoint.url)
+
+        # Discord answers the first post with a 429: discord.py waits it out and posts again
+        emu.fail_requests(operation="create_message", channel=p.channel, status=429, retry_after=0.05)
+        assert (await table.said(p.anna, "weiter")).embeds
+
+        # the database is slow: a slash command is deferred, then answered
+        slow.gate = asyncio.Event()
+        rules = await emu.slash_command(p.guild, p.channel, p.carl, "regeln")
+        assert (await emu.wait_for_response(rules, timeout=4)).deferred
+        slow.gate.set()
+        await emu.wait_for_answers(rules, lambda a: bool(a.edits or a.followups), timeout=10)
+
+        # the token runs out meanwhile: the answer is posted in the channel instead
+        slow.gate = asyncio.Event()
+        sent = await emu.slash_command(p.guild, p.channel, p.ben, "mitmachen")
+        state = emu.interactions.pop(sent.id)
+        emu.interactions_by_token.pop(state.sent.token)
+        slow.gate.set()
+        await emu.next_message(p.channel, predicate=lambda m: m.via == "channel" and bool(m.embeds))
+        after = await scrape(endpoint.url)
+
+    assert moved(before, after, "croupier_discord_rate_limited_total", scope="user") == 1
+    assert moved(before, after, "croupier_discord_invalid_requests_total", status="429") == 1
+    # the expired one could not even be deferred: it counts as expired, once
+    assert moved(before, after, "croupier_interactions_deferred_total", kind="command") == 1
+    assert moved(before, after, "croupier_interactions_expired_total") == 1
