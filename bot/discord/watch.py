@@ -68,8 +68,9 @@ class GatewayWatch:
         if state is None or not args or not isinstance(args[0], int):
             return
         shard = args[0]
+        disconnects = SHARD_DISCONNECTS.labels(str(shard))  # from 0 on, so increase() sees the first
         if state == DISCONNECTED:
-            SHARD_DISCONNECTS.labels(str(shard)).inc()
+            disconnects.inc()
         before = self.states.get(shard)
         if before is None or before[0] != state:
             self.states[shard] = (state, self.clock())

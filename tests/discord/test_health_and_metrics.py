@@ -15,7 +15,9 @@ import contextlib
 import io
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
@@ -31,6 +33,12 @@ from tests.faults import harness
 from tests.observability.scraping import failing, liveness, moved, scrape, until_ready, value
 
 FIELDS = ("guild", "channel", "game_id", "message_id", "outcome", "latency_ms")
+DEPLOYMENT = (Path(__file__).resolve().parents[2] / "docs" / "deployment.md").read_text(encoding="utf-8")
+
+
+def _family(sample: str) -> str:
+    """A sample's metric family: its name without Prometheus' suffixes."""
+    return re.sub(r"_(bucket|count|sum|created|total|info)$", "", sample)
 
 
 @contextlib.asynccontextmanager
@@ -97,6 +105,11 @@ async def test_a_durchgang_moves_the_counters_by_its_moves_and_refusals_and_logs
     assert value(after, "croupier_discord_shard_ready", shard="0") == 1
     assert value(after, "croupier_discord_guilds", shard="0") == 1
     assert value(after, "croupier_delivery_backlog") == 0
+
+    # docs/deployment.md lists every croupier metric a bot exposes, and its alert rules use no other
+    exposed = {_family(name) for name, _ in after if name.startswith("croupier_")}
+    documented = {_family(name) for name in re.findall(r"\bcroupier_[a-z0-9_]+", DEPLOYMENT)}
+    assert documented == exposed
 
     lines = [json.loads(line) for line in logged.getvalue().splitlines()]  # each line is one object
     assert table.emu.token not in logged.getvalue()

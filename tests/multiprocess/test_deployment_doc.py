@@ -20,7 +20,7 @@ BOTS = ("bot", "bot-shard-1")
 
 
 def _override() -> str:
-    blocks = re.findall(r"```yaml\n(.*?)```", DOC, re.S)
+    blocks = [block for block in re.findall(r"```yaml\n(.*?)```", DOC, re.S) if "\nservices:" in block]
     assert len(blocks) == 1, "docs/deployment.md should show exactly one compose override"
     return str(blocks[0])
 
