@@ -4,7 +4,8 @@
 * :mod:`~bot.observability.requests` — each request the service settled: counted and logged once;
 * :mod:`~bot.observability.answers` — how long an answer took from the message's arrival to its post;
 * :mod:`~bot.observability.delivery` — the delivery vocabulary the Discord front end reports in
-  (failure classes, channels held and why);
+  (failure classes, channels held and why); :mod:`~bot.observability.interactions` — interactions
+  deferred and expired;
 * :mod:`~bot.observability.health` — liveness and readiness, each failing condition named;
 * :mod:`~bot.observability.endpoint` — ``/livez``, ``/readyz`` and ``/metrics`` over HTTP;
 * :mod:`~bot.observability.probe` — ``croupier healthcheck``: ask the running process;

@@ -17,8 +17,7 @@ from typing import Any
 
 from bot.redaction import redact
 
-# What a record carries anyway: everything else a caller put in ``extra=`` is not one of our fields.
-FIELDS = "fields"  # the ``extra={"fields": {...}}`` key the event lines use
+FIELDS = "fields"  # the ``extra={"fields": {...}}`` key whose entries become top-level JSON keys
 
 
 class JsonFormatter(logging.Formatter):

@@ -1,7 +1,7 @@
 """Every request the service settled, counted once and logged as one line.
 
-The service calls :func:`settled` with the request, its reply and when it started; from the reply
-alone this tells a move from a refusal, a repeat, a question answered or a moderator's action:
+The service calls :func:`settled` with the request, its reply, when it started and whether it was a
+moderator's action; the reply tells a move from a refusal, a repeat or a question answered:
 
 * ``moved`` — a command was applied to a game (counted in ``croupier_moves_total``);
 * ``refused`` — refused with a reason and recorded, nothing changed (``croupier_refusals_total``);
