@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from bot.forum import default_tournament, thread_title, wants_thread
-from bot.games import GAMES
+from bot.games import GAMES, numbered_with
 from bot.moves import Refusal
 from bot.rendering import Narrator, Table
 from bot.replies import Reply
@@ -144,6 +144,7 @@ class OpenGame:
                 to_act=game.to_act(state),
                 now=ctx.now,
                 live_message=self.live_message,
+                numbered_with=numbered_with(game),
             )
         except GameAlreadyOpen:
             return Refusal(IllegalCommand("game_already_open"))
@@ -171,7 +172,9 @@ def _planned(uow: UnitOfWork, ctx: Context, game: Game[Any], lang: str) -> Plann
     if uow.forum.open_of_kind(ctx.guild, home, game.name) is not None:
         return Refusal(IllegalCommand("game_already_open"))
     tournament = uow.tournaments.current(home)
-    number = uow.forum.next_number(tournament.id, game.name) if tournament is not None else 1
+    number = (
+        uow.forum.next_number(tournament.id, game.name, numbered_with(game)) if tournament is not None else 1
+    )
     name = tournament.name if tournament is not None else default_tournament(ctx.narrator, lang)
     title = thread_title(ctx.narrator, game, number, name, lang)
     return Planned(Reply(ok=True, language=lang, game_kind=game.name, thread_title=title))

@@ -19,13 +19,14 @@ import shlex
 import stat
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _json_string
 from typing import TextIO
 
 from bot.croupier import Croupier, Incoming
 from bot.observability import answers
+from bot.option_words import options, split
 from bot.replies import Reply
 from bot.store import StoreUnavailable
 from bot.texts import has, render
@@ -148,12 +149,12 @@ class Console:
         croupier = self.croupier
         return {
             "/tournament": lambda msg, args: croupier.new_tournament(msg, *_name_and_scoring(args)),
-            "/open": lambda msg, args: croupier.open_game(msg, args[0] if args else "", _options(args[1:])),
+            "/open": lambda msg, args: croupier.open_game(msg, args[0] if args else "", _options(msg, 2)),
             "/standings": lambda msg, args: croupier.standings_reply(msg),
             "/tournaments": lambda msg, args: croupier.tournaments_reply(msg),
             "/export": lambda msg, args: croupier.export(msg, args[0] if args else "markdown"),
             "/verify": self._verify,
-            "/settings": lambda msg, args: croupier.change_settings(msg, _options(args)),
+            "/settings": lambda msg, args: croupier.change_settings(msg, _options(msg, 1)),
             "/help": lambda msg, args: croupier.help_reply(msg),
             "/rules": lambda msg, args: croupier.rules_reply(msg),
             "/jokers": lambda msg, args: croupier.jokers_reply(msg),
@@ -194,6 +195,12 @@ def _words(text: str) -> list[str]:
         return text.split()
 
 
+def _options(msg: Incoming, after: int) -> dict[str, str]:
+    """The options of a command line, after its first ``after`` words (the verb, a game's name): a
+    value runs to the next ``key=`` (:mod:`bot.option_words`)."""
+    return options(split(msg.text)[after:])
+
+
 def _lifecycle(verb: str, args: Sequence[str], msg: Incoming) -> Command | None:
     target = " ".join(args)
     if verb == "/join":
@@ -209,15 +216,6 @@ def _lifecycle(verb: str, args: Sequence[str], msg: Incoming) -> Command | None:
     if verb == "/close":
         return Close()
     return None
-
-
-def _options(args: Iterable[str]) -> dict[str, str]:
-    """``key=value`` words; a word without ``=`` is a flag set to "yes"."""
-    options: dict[str, str] = {}
-    for word in args:
-        key, sep, value = word.partition("=")
-        options[key.strip().lower()] = value.strip() if sep else "yes"
-    return options
 
 
 def _name_and_scoring(args: Sequence[str]) -> tuple[str, str]:

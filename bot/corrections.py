@@ -278,9 +278,12 @@ class Undo:
             "dice": list(last.dice),
         }
         key = "common.undone_dice" if last.dice else "common.undone"
-        line = ctx.narrator.line(key, facts, ctx.lang, name_of=name_of)
+        lines = [ctx.narrator.line(key, facts, ctx.lang, name_of=name_of)]
+        # Like every move's answer, it ends with whose turn it is and what they may type now.
+        for event in game.prompt(state):
+            lines.append(ctx.narrator.line(event.kind(), event.facts(), ctx.lang, game=game, name_of=name_of))
         table = Table(game, record.id, record.number, record.version + 1, state)
-        reply = replace(ctx.narrator.about(table, [line], ctx.lang, name_of=name_of), deadline=deadline)
+        reply = replace(ctx.narrator.about(table, lines, ctx.lang, name_of=name_of), deadline=deadline)
         logged = {"type": "Undo", "reason": correction.reason, "voided": last.message_id}
         return Done(reply, logged, record.id, dice_from=record.dice_used)
 

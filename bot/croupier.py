@@ -18,7 +18,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
@@ -69,6 +69,7 @@ from bot.moves import (
     reconsider,
 )
 from bot.observability import requests
+from bot.once import OncePer
 from bot.open_kinds import OpenKinds
 from bot.rendering import Narrator, Table
 from bot.replies import Attachment, Live, Reply
@@ -86,6 +87,7 @@ from bot.store import (
     NewLogEntry,
     Store,
     StoreUnavailable,
+    ThreadGame,
     Tournament,
     UnitOfWork,
 )
@@ -105,6 +107,8 @@ Clock = Callable[[], datetime]
 T = TypeVar("T")
 
 _MAX_ATTEMPTS = 5
+NOTHING_OPEN = "nothing_open"  # a game's word where no game is open: the refusal code of the hint
+NOTHING_OPEN_EVERY = timedelta(minutes=5)  # … said to a player at most this often in a channel
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,8 @@ class Croupier:
     _acks: Acknowledgements = field(default_factory=Acknowledgements)
     _open_kinds: OpenKinds = field(default_factory=OpenKinds)
     _warm: WarmChannels[_Playing] = field(default_factory=WarmChannels)
+    _pointed: forum.Pointed = field(default_factory=forum.Pointed)
+    _told_nothing_open: OncePer = field(default_factory=lambda: OncePer(NOTHING_OPEN_EVERY))
 
     @cached_property
     def narrator(self) -> Narrator:
@@ -257,6 +263,10 @@ class Croupier:
                 writing = prepared = True
             elif isinstance(done, _Writes):
                 writing = True
+            elif isinstance(done, forum.Elsewhere):  # a sign-up in a home, for the game of its thread
+                there = replace(msg, channel=done.channel, parent=msg.home, place=done.place)
+                reply = await self._guarded(there, partial(self._move, there, request))
+                return replace(reply, elsewhere=done.channel)
             elif isinstance(done, _Asked):  # answered off the event loop and outside any transaction
                 events = await asyncio.to_thread(answer, done.game, done.state, msg.author, done.query)
                 return self.narrator.answer(done.table, events, done.lang)
@@ -276,7 +286,7 @@ class Croupier:
 
     def _move_in(
         self, uow: UnitOfWork, *, msg: Incoming, request: Request, writing: bool, prepared: bool
-    ) -> Reply | _Asked | _Writes | _Prepare:
+    ) -> Reply | _Asked | _Writes | _Prepare | forum.Elsewhere:
         """The whole unit of work of a request, run on a store thread: load, judge — and for a command,
         perform, render and save. A reading unit of work stops where the first write would be; one
         whose command needs preparing stops before it is performed."""
@@ -335,17 +345,58 @@ class Croupier:
 
     def _without_game(
         self, uow: UnitOfWork, msg: Incoming, request: Request, here: _Idle, *, writing: bool
-    ) -> Reply | _Writes:
-        """A request in a channel with no open game (or one of a game no longer installed)."""
+    ) -> Reply | _Writes | forum.Elsewhere:
+        """A request in a channel with no open game (or one of a game no longer installed). A home whose
+        games are played in threads of their own knows them: a sign-up joins the game of its thread,
+        anything else for a game is pointed there (see :mod:`bot.forum`)."""
         if isinstance(request, Typed) and not request.required:
-            # Chit-chat — or the redelivery of the move that ended the game: answer that as before.
-            return self._earlier_or(uow, msg, Reply.nothing())
+            # A game's word with no game here — or the redelivery of the move that ended the game:
+            # answer that as before.
+            earlier = uow.log.find(msg.message_id)
+            if earlier is not None:
+                return Reply.from_log(earlier.reply)
+            threaded = forum.in_threads(uow, msg.guild, msg.home)
+            seated = forum.played_by(threaded, msg.author, request.readings)
+            if seated is not None:  # a word beside the thread where the player's game is played
+                return self._beside_thread(msg, seated, here)
+            return self._nothing_open(msg, request, here, threaded)
         if not writing:
             return _WRITES
+        threaded = forum.in_threads(uow, msg.guild, msg.home)
+        if threaded:
+            if isinstance(request, Given) and isinstance(request.command, Join):
+                target = forum.sign_up_target(uow, threaded)
+                if target is not None:
+                    return forum.Elsewhere(target.channel, forum.thread_place(msg.place))
+            found = forum.played_by(threaded, msg.author) or threaded[0]
+            private = isinstance(request, Pressed)
+            return self._refuse(uow, msg, forum.pointer(self.narrator, found, here.lang, private=private))
         refused = self.narrator.refusal(
             IllegalCommand("no_open_game"), here.lang, private=isinstance(request, Pressed)
         )
         return self._refuse(uow, msg, refused)
+
+    def _beside_thread(self, msg: Incoming, seated: ThreadGame, here: _Idle) -> Reply:
+        """A typed game word in a home, from a player seated in the game of one of its threads: a
+        pointer to that thread the first time (per player and game), else nothing."""
+        if not self._pointed.first(seated.game_id, msg.author):
+            return Reply.nothing()
+        return forum.pointer(self.narrator, seated, here.lang)
+
+    def _nothing_open(
+        self, msg: Incoming, request: Typed, here: _Idle, threaded: tuple[ThreadGame, ...]
+    ) -> Reply:
+        """A game's word typed where no game is open: once per player and :data:`NOTHING_OPEN_EVERY`,
+        that none is and who opens one (in the words of the game that read it); else silence. Nothing
+        is written, so the next line is free again. Where a game of that kind plays in a thread of this
+        home (``threaded``), nobody is told that none is open."""
+        if not self._told_nothing_open.first((msg.channel, msg.author), self.clock()):
+            return Reply.nothing()
+        kinds = [kind for kind, reading in request.readings.items() if reading is not None and kind in GAMES]
+        kind = here.channel.last_kind if here.channel.last_kind in kinds else next(iter(kinds), None)
+        if kind is None or any(found.kind == kind for found in threaded):
+            return Reply.nothing()
+        return self.narrator.refusal(IllegalCommand(NOTHING_OPEN), here.lang, game=GAMES[kind])
 
     def _judge(self, msg: Incoming, request: Request, here: _Playing) -> Judged:
         """What the request asks of the loaded game (:func:`bot.moves.judge`): no die is rolled yet."""
@@ -454,11 +505,6 @@ class Croupier:
             commit=True,
         )
         return evolve(reply, log_id=entry.id, live=self._live(saved, game, move.state)), saved
-
-    def _earlier_or(self, uow: UnitOfWork, msg: Incoming, reply: Reply) -> Reply:
-        """A redelivered message gets the answer it got the first time; a new one gets ``reply``."""
-        earlier = uow.log.find(msg.message_id)
-        return reply if earlier is None else Reply.from_log(earlier.reply)
 
     def _refuse(self, uow: UnitOfWork, msg: Incoming, refused: Reply) -> Reply:
         """A refusal is recorded too (the message id and the answer, no game change), so a message is
@@ -601,16 +647,32 @@ class Croupier:
         that kind already open in the home)."""
         return await self.moderate(msg, OpenGame(kind, dict(options), plan=True))
 
-    async def due_reminders(self) -> list[forum.Reminder]:
-        """Remind each player to act whose deadline is near (once per deadline, across processes)."""
+    async def due_reminders(self, guilds: Collection[str] | None = None) -> list[forum.Reminder]:
+        """Remind each player to act whose deadline is near (once per deadline, across processes) —
+        only in ``guilds`` when given: those the front end serves and has caught up with."""
         return await self.store.run(
-            self._riding(lambda uow: forum.reminders_in(uow, self.narrator, self.clock(), self.verifiable))
+            self._riding(
+                lambda uow: forum.reminders_in(uow, self.narrator, self.clock(), self.verifiable, guilds)
+            )
         )
 
     async def catch_up_points(self) -> tuple[CatchUpPoint, ...]:
         """Every open game's channel and the last chat line logged there: where a front end that was
         away reads the channel's history from (each line then goes through :meth:`handle_text`)."""
         return await self.store.run(lambda uow: uow.forum.catch_up_points(), read_only=True)
+
+    async def note_reads(self, reads: Mapping[tuple[str, str], str]) -> int:
+        """Keep how far a front end has read its channels — (guild, channel) → the newest message read
+        with everything before it read too — where a game is open: a catch-up after a restart starts
+        there (see :meth:`catch_up_points`). Answers how many were kept."""
+        now = self.clock()
+
+        def write(uow: UnitOfWork) -> int:
+            kept = uow.forum.note_reads(reads, now)
+            uow.commit()
+            return kept
+
+        return await self.store.run(write)
 
     def _live(self, record: GameRecord, game: Game[Any], state: Any) -> Live | None:
         return forum.live_of(record, game, state, self.verifiable)
@@ -675,35 +737,29 @@ class Croupier:
 
     # ------------------------------------------------------------------ turn timeouts
 
-    async def apply_due_timeouts(self, *, tracked: bool = False) -> list[tuple[str, Reply]]:
-        """Apply the turn-timeout rule to every game whose deadline has passed (exactly once each);
-        answers (channel, reply) for each (``tracked``: the front end acknowledges their delivery)."""
-
-        def read(uow: UnitOfWork) -> tuple[tuple[GameRecord, ...], dict[int, tuple[str, str]]]:
-            due = uow.games.due(self.clock())
-            homes = {}
-            for record in due:
-                tournament = uow.tournaments.get(record.tournament_id)
-                homes[record.id] = (tournament.guild, tournament.channel) if tournament else ("", "")
-            return due, homes
-
-        due, homes = await self.store.run(read, read_only=True)
+    async def apply_due_timeouts(
+        self, *, tracked: bool = False, guilds: Collection[str] | None = None
+    ) -> list[tuple[str, Reply]]:
+        """Apply the turn-timeout rule to every game whose deadline has passed (exactly once each) —
+        only in ``guilds`` when given: those the front end serves and has caught up with, so no player
+        times out whose move another process has not read yet. Answers (channel, reply) for each
+        (``tracked``: the front end acknowledges their delivery)."""
+        due = await self.store.run(lambda uow: uow.forum.overdue(self.clock()), read_only=True)
         answered: list[tuple[str, Reply]] = []
-        for record in due:
-            if record.to_act is None:
+        for game in due:
+            if guilds is not None and game.guild not in guilds:
                 continue
-            guild, home = homes[record.id]
             msg = Incoming(
-                message_id=f"timeout:{record.id}:{record.version}",
-                guild=guild,
-                channel=record.channel,
-                parent=home if home != record.channel else "",
-                author=record.to_act,
-                author_name=record.to_act,
+                message_id=f"timeout:{game.game_id}:{game.version}",
+                guild=game.guild,
+                channel=game.channel,
+                parent=game.home if game.home != game.channel else "",
+                author=game.to_act,
+                author_name=game.to_act,
                 is_moderator=True,
                 tracked=tracked,
             )
-            answered.append((record.channel, await self.execute(msg, Timeout())))
+            answered.append((game.channel, await self.execute(msg, Timeout())))
         return answered
 
     # ------------------------------------------------------------------ read-only answers

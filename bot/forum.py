@@ -1,7 +1,8 @@
 """The service's side of Discord as the forum: where a new game is played (its own thread or in place),
-its live table, the reminder before a turn times out, the result line for a thread's home, and what
-the front end needs after a restart — where to catch up, which answers are still to deliver and which
-finished games' threads are still to close.
+its live table, the reminder before a turn times out, the result line for a thread's home, what the
+home's own channel says about the games of its threads, and what the front end needs after a restart
+— where to catch up, which answers are still to deliver and which finished games' threads are still
+to close.
 
 Functions here run inside a unit of work the croupier opened (like :mod:`bot.corrections`); none of
 them touches the network or knows Discord's markup: a front end draws what they answer.
@@ -9,6 +10,8 @@ them touches the network or knows Discord's markup: a front end draws what they 
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,10 +19,10 @@ from typing import Any
 from bot.games import GAMES, language_of
 from bot.rendering import Narrator, Table, namer
 from bot.replies import Live, Reply
-from bot.store import GameRecord, UnitOfWork
+from bot.store import GameRecord, ThreadGame, UnitOfWork
 from bot.store.repositories import forum as stored
 from engine import dice as dice_mod
-from engine.errors import CroupierError
+from engine.errors import CroupierError, IllegalCommand
 from engine.game import Game, Join
 
 THREAD_PLACES = frozenset({"forum", "post"})  # a forum has no message box: games always get a post
@@ -27,8 +30,11 @@ TEXT_PLACES = frozenset({"text", "thread"})  # a text channel: a thread unless i
 REMINDER_SHARE = 5  # remind when a fifth of the turn time is left …
 REMINDER_FLOOR_S = 60  # … but at least a minute before the deadline …
 REMINDER_CAP_SHARE = 2  # … and never earlier than halfway through the turn
+LEADERS_NAMED = 10  # a result line names this many tied leaders and counts the others
 THREAD = stored.THREAD  # a step of a finished game's closing: its thread archived and locked
 RESULT = stored.RESULT  # the other step: its home's result line posted (or none needed: a forum)
+PLAYED_IN_THREAD = "played_in_thread"  # the refusal that points at a game's thread (``Reply.elsewhere``)
+POINTED_MAX = 10_000  # (game, player) pairs remembered as pointed at their thread (the oldest go first)
 
 
 def default_tournament(narrator: Narrator, lang: str) -> str:
@@ -88,6 +94,11 @@ def result_line(
         return narrator.line("discord.thread.result_empty", {"title": title}, lang, game=game)
     best = max(seat.points for seat in seats)
     ahead = [seat.player for seat in seats if seat.points == best]
+    if len(ahead) > LEADERS_NAMED:  # a line, not a list: the others are counted
+        facts = {"title": title, "players": ahead[:LEADERS_NAMED], "more": len(ahead) - LEADERS_NAMED}
+        return narrator.line(
+            "discord.thread.result_many", {**facts, "points": best}, lang, game=game, name_of=namer(seats)
+        )
     facts = {"title": title, "players": ahead, "points": best}
     return narrator.line("discord.thread.result", facts, lang, game=game, name_of=namer(seats))
 
@@ -106,11 +117,20 @@ class Reminder:
     reply: Reply
 
 
-def reminders_in(uow: UnitOfWork, narrator: Narrator, now: datetime, verifiable: bool) -> list[Reminder]:
-    """Claim and render the reminders that are due (each at most once, across processes)."""
+def reminders_in(
+    uow: UnitOfWork,
+    narrator: Narrator,
+    now: datetime,
+    verifiable: bool,
+    guilds: Collection[str] | None = None,
+) -> list[Reminder]:
+    """Claim and render the reminders that are due (each at most once, across processes) — only in
+    ``guilds`` when given (the guilds a front end serves and has caught up with)."""
     due: list[Reminder] = []
     timeouts: dict[tuple[str, str], int] = {}
     for game in uow.forum.unreminded(now):
+        if guilds is not None and game.guild not in guilds:
+            continue
         key = (game.guild, game.home)
         if key not in timeouts:
             timeouts[key] = uow.settings.get(*key).turn_timeout_seconds
@@ -231,3 +251,79 @@ def closing_done(uow: UnitOfWork, game_id: int, step: str, now: datetime) -> Non
     """Record a step of a game's thread closing (:data:`THREAD` or :data:`RESULT`) as done."""
     uow.forum.closing_done(game_id, step, now)
     uow.commit()
+
+
+# ---------------------------------------------------------------------- the home and its threads
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """Where a request made in a home's own channel is carried out instead: the game of one of its
+    threads (a sign-up typed where the opening was announced)."""
+
+    channel: str  # the game's thread
+    place: str  # "post" in a forum, "thread" in a text channel (see ``Incoming.place``)
+
+
+class Pointed:
+    """The players already pointed at their game's thread from its home (once per player and game:
+    somebody who keeps typing beside the thread is not answered line after line). Bounded; kept by
+    the process, which is the one serving that guild."""
+
+    def __init__(self, size: int = POINTED_MAX) -> None:
+        self._size = size
+        self._seen: OrderedDict[tuple[int, str], None] = OrderedDict()
+
+    def first(self, game_id: int, player: str) -> bool:
+        key = (game_id, player)
+        if key in self._seen:
+            return False
+        self._seen[key] = None
+        if len(self._seen) > self._size:
+            self._seen.popitem(last=False)
+        return True
+
+
+def thread_place(place: str) -> str:
+    """The place of a home's thread game, seen from where the home was spoken in."""
+    return "post" if place in THREAD_PLACES else "thread"
+
+
+def in_threads(uow: UnitOfWork, guild: str, home: str) -> tuple[ThreadGame, ...]:
+    """The home's open games played in threads of their own, of kinds still installed."""
+    return tuple(g for g in uow.forum.in_threads_of(guild, home) if g.kind in GAMES)
+
+
+def sign_up_target(uow: UnitOfWork, games: tuple[ThreadGame, ...]) -> ThreadGame | None:
+    """The one thread game a sign-up made in the home joins: the only one, else the only one still
+    taking sign-ups (None when that is not one game)."""
+    if len(games) == 1:
+        return games[0]
+    open_to_join = []
+    for found in games:
+        record = uow.games.get(found.game_id)
+        if record is not None and takes_sign_ups(GAMES[found.kind], GAMES[found.kind].load(record.snapshot)):
+            open_to_join.append(found)
+    return open_to_join[0] if len(open_to_join) == 1 else None
+
+
+def pointer(narrator: Narrator, found: ThreadGame, lang: str, *, private: bool = False) -> Reply:
+    """The refusal that sends a request made in the home to the game's thread (``Reply.elsewhere``:
+    a front end with threads names it as a link)."""
+    game = GAMES[found.kind]
+    title = narrator.line("game.round", {"number": found.number}, lang, game=game, literal=True)
+    refused = narrator.refusal(
+        IllegalCommand(PLAYED_IN_THREAD, title=title), lang, game=game, game_id=found.game_id, private=private
+    )
+    return replace(refused, title=title, elsewhere=found.channel)
+
+
+def played_by(
+    games: tuple[ThreadGame, ...], player: str, reads: Mapping[str, object] | None = None
+) -> ThreadGame | None:
+    """The oldest thread game ``player`` is seated in — of those whose kind reads the line as one of
+    its words, when ``reads`` (a typed line's readings by kind) is given."""
+    for found in games:
+        if player in found.players and (reads is None or reads.get(found.kind) is not None):
+            return found
+    return None

@@ -113,6 +113,15 @@ def language_of(channel: ChannelState) -> str:
     return GAMES[kind].language if kind is not None and kind in GAMES else DEFAULT_LANGUAGE
 
 
+def numbered_with(game: Game[Any]) -> tuple[str, ...]:
+    """The other games whose games a tournament numbers together with ``game``'s: those sharing its
+    catalogue, i.e. rule sets of one game (Killer and its older rules: "partie 1", "partie 2" — two
+    "partie 1" could not be told apart)."""
+    return tuple(
+        kind for kind, other in GAMES.items() if other.catalogue == game.catalogue and other is not game
+    )
+
+
 def scope_of(game: Game[Any]) -> Scope:
     """Where a game's sentences are looked up (see :func:`bot.texts.catalogue`)."""
     return (game.catalogue, game.name)

@@ -122,6 +122,9 @@ class Reply:
     log_id: int | None = None  # the command-log entry whose delivery the front end acknowledges
     thread_title: str = ""  # opening: the name of the game's thread ("Durchgang 3 · Frühjahrsturnier")
     result: str = ""  # a finished game in a thread: the line for its home ("Durchgang 3: Anna gewinnt")
+    # The game this answers about is played in another channel than the one asked in (a thread of
+    # it): that channel. A sign-up made in the home and carried out there, or a refusal pointing at it.
+    elsewhere: str = ""
 
     @classmethod
     def nothing(cls) -> Reply:

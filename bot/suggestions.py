@@ -6,12 +6,12 @@ given. No game is named here: each says what it offers (``Game.suggest``).
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.games import GAMES, language_of
+from bot.option_words import Word, pairs, split
 from bot.rendering import Narrator
 from bot.store import UnitOfWork
 from engine.commands import fold
@@ -116,28 +116,38 @@ def _completing(candidates: Sequence[Suggestion], lead: str, last: str) -> list[
 def options(kind: str, typed: str) -> list[Suggestion]:
     """``order=sh`` → ``order=shuffled``; ``jokers=Rattenlord,AL`` → ``jokers="Rattenlord,ALL IN"``;
     ``pa`` → ``parallel=yes``, ``parallel=no``: the options of the game ``kind`` names, completing the
-    last word; the words before it are kept as typed."""
+    last one; those before it are kept as typed. Values are read as the command reads them
+    (:mod:`bot.option_words`: a value runs to the next ``key=``), so ``jokers=ALL I`` completes the
+    joker "ALL IN"; after a one-word value, a further word starts the next option (``order=shuffled pa``)."""
     game = GAMES.get(kind)
     if game is None:
         return []
-    words = _words(typed)
-    done, last = (words, "") if not typed.strip() or typed[-1:].isspace() else (words[:-1], words[-1])
-    given = {word.partition("=")[0].strip().lower() for word in done}
-    lead = " ".join(_quoted(word) for word in done)
-    key, sep, value = last.partition("=")
-    specs = [spec for spec in game.options if spec.name not in given or spec.name == key.lower()]
-    if sep:
-        spec = next((s for s in specs if s.name == key.strip().lower()), None)
+    given = pairs(_words(typed))
+    done, last = (given, None) if not typed.strip() or typed[-1:].isspace() else (given[:-1], given[-1])
+    specs_by_name = {spec.name: spec for spec in game.options}
+    if last is not None and last[1] is not None and " " in last[1]:
+        spec = specs_by_name.get(last[0])
+        head, _, word = last[1].rpartition(" ")
+        if spec is None or not spec.multi:  # "order=shuffled pa": the value ended, "pa" starts an option
+            done, last = [*done, (last[0], head)], (word.lower(), None)
+    names = {key for key, _ in done}
+    lead = " ".join(_shown(key, value) for key, value in done)
+    key, value = last if last is not None else ("", None)
+    specs = [spec for spec in game.options if spec.name not in names or spec.name == key]
+    if value is not None:
+        spec = next((s for s in specs if s.name == key), None)
         words_now = [] if spec is None else _values(spec, value)
     else:
         words_now = [
-            f"{spec.name}={v}"
-            for spec in specs
-            if spec.name.startswith(key.lower())
-            for v in spec.values or ("",)
+            f"{spec.name}={v}" for spec in specs if spec.name.startswith(key) for v in spec.values or ("",)
         ]
     texts = [f"{lead} {word}".strip() for word in (_quoted(word) for word in words_now)]
     return [Suggestion(text, text) for text in texts if len(text) <= TEXT_MAX][:SHOWN_MAX]
+
+
+def _shown(key: str, value: str | None) -> str:
+    """An option given before the one being completed, as the suggestion repeats it."""
+    return key if value is None else _quoted(f"{key}={value}")
 
 
 def _values(spec: OptionSpec, typed: str) -> list[str]:
@@ -155,15 +165,13 @@ def _values(spec: OptionSpec, typed: str) -> list[str]:
     return [f"{spec.name}={','.join([*listed, sign + v])}" for v in fits]
 
 
-def _words(typed: str) -> list[str]:
-    """The words of an options text as :func:`bot.discord.slash.rounds.parse_options` splits them,
-    an unclosed quote closed."""
+def _words(typed: str) -> list[Word]:
+    """The words of an options text as :func:`bot.option_words.split` reads them, an unclosed quote
+    closed."""
     for attempt in (typed, typed + '"', typed + "'"):
-        try:
-            return shlex.split(attempt)
-        except ValueError:
-            continue
-    return typed.split()
+        if attempt.count('"') % 2 == 0 and attempt.count("'") % 2 == 0:
+            return split(attempt)
+    return split(typed)
 
 
 def _quoted(word: str) -> str:

@@ -2,7 +2,8 @@
 
 This is the same recipe the README gives players (engine.dice.derive_die); it checks that the seed
 matches the commitment published at the opening and that every die in the log is the derived one, in
-order and without gaps.
+order and without gaps. A die that differs is numbered as the recipe numbers it (die i is the message
+"g:i", from 0) and named with the move that rolled it.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.store import UnitOfWork
+from bot.store import LogEntry, UnitOfWork
 from engine.dice import commitment, derive_die
 
 
@@ -44,20 +45,31 @@ def verify_in(
             reports.append(Report(game.id, game.number, game.kind, False, "verify_bad_commitment", facts))
             continue
         logged: list[int] = []
+        moves: list[LogEntry] = []  # the move each logged die belongs to
         for entry in logs[game.id]:
             if entry.dice and entry.dice_from != len(logged):
                 break
             logged.extend(entry.dice)
+            moves.extend([entry] * len(entry.dice))
         mismatch = next(
             (i for i, face in enumerate(logged) if derive_die(game.seed, game.id, i) != face), None
         )
         if mismatch is None and len(logged) != game.dice_used:
             mismatch = len(logged)
         if mismatch is not None:
-            derived = derive_die(game.seed, game.id, mismatch)
-            found = logged[mismatch] if mismatch < len(logged) else "–"
-            facts |= {"index": mismatch + 1, "logged": found, "derived": derived}
-            reports.append(Report(game.id, game.number, game.kind, False, "verify_mismatch", facts))
+            # Numbered as the README's recipe numbers the dice (from 0): "g:i" is the die's message.
+            facts |= {"index": mismatch, "derived": derive_die(game.seed, game.id, mismatch)}
+            if mismatch < len(logged):
+                move = moves[mismatch]
+                names = {seat.player: seat.name for seat in game.participants}
+                facts |= {
+                    "logged": logged[mismatch],
+                    "move": move.text,
+                    "name": names.get(move.actor, move.actor),
+                }
+                reports.append(Report(game.id, game.number, game.kind, False, "verify_mismatch", facts))
+            else:
+                reports.append(Report(game.id, game.number, game.kind, False, "verify_missing", facts))
         else:
             key = "verify_ok" if logged else "verify_no_dice"  # nothing rolled: only the commitment checked
             reports.append(Report(game.id, game.number, game.kind, True, key, facts | {"count": len(logged)}))

@@ -49,7 +49,8 @@ def _fold(text: str) -> str:
 
 
 def closest(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
-    """The candidates that look most like ``word`` (by folded spelling), best first."""
+    """The candidates that look most like ``word`` (by folded spelling), best first — only those that
+    resemble it (:func:`resembles`)."""
     return list(_closest(fold(word), tuple(candidates), limit))
 
 
@@ -58,11 +59,38 @@ def _closest(word: str, candidates: tuple[str, ...], limit: int) -> tuple[str, .
     by_fold: dict[str, str] = {}
     for candidate in candidates:
         by_fold.setdefault(fold(candidate), candidate)
-    matches = difflib.get_close_matches(word, list(by_fold), n=limit, cutoff=0.5)
-    if not matches:
-        # Fall back on substring hits so "sekante" still suggests "Senigmas Sekante".
-        matches = [f for f in by_fold if word and (word in f or f in word)][:limit]
-    return tuple(by_fold[m] for m in matches)
+    alike = [f for f in by_fold if resembles(word, f)]
+    ranked = difflib.get_close_matches(word, alike, n=limit, cutoff=0.5)
+    if not ranked:  # "sekante" for "Senigmas Sekante": alike, but too short beside it for difflib
+        ranked = sorted(alike, key=lambda f: -difflib.SequenceMatcher(None, word, f).ratio())[:limit]
+    return tuple(by_fold[m] for m in ranked)
+
+
+_NOT_LETTERS = re.compile(r"[^\w]+")
+
+
+def resembles(word: str, candidate: str) -> bool:
+    """Whether a misspelt ``word`` looks like ``candidate`` (both folded): a few edits — a third of the
+    letters, at least one — from the candidate or from one of its words ("sekamte"), or from its
+    beginning where one of the two is cut short or runs on ("rattenl", "anna2", "an"); or written
+    inside it ("allin" in "all in joker"). Letters in common are not enough: "all" does not look like "leela",
+    though difflib rates them alike."""
+    typed = _NOT_LETTERS.sub("", word)
+    if not typed:
+        return False
+    allowed = max(1, len(typed) // 3)
+    whole = _NOT_LETTERS.sub("", candidate)
+    if len(typed) >= 3 and typed in whole:
+        return True
+    for part in {whole, *(_NOT_LETTERS.sub("", w) for w in candidate.split())}:
+        if distance(typed, part, allowed) <= allowed or (len(typed) >= 2 and part.startswith(typed)):
+            return True
+        shorter = min(len(typed), len(part))
+        if shorter >= 3 and len(typed) != len(part):
+            cut = max(1, shorter // 3)
+            if distance(typed[:shorter], part[:shorter], cut) <= cut:
+                return True
+    return False
 
 
 def lookup(word: str, aliases: Mapping[str, str]) -> str | None:

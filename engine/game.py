@@ -241,6 +241,13 @@ class Game(Protocol[State]):
         """What the participant to act may do now (empty when nobody is to act)."""
         ...
 
+    def prompt(self, state: State) -> Sequence[Event]:
+        """What the game waits on now, as the events a move's answer ends with: the participant to act
+        and the words valid for them (empty when it waits on nobody). ``apply`` ends its events with
+        these; the service asks for them where a game changes without a move of its own (``/undo``),
+        so every answer that leaves a decision says whose it is and what to type."""
+        ...
+
     def highlights(self, before: State, after: State, events: Sequence[Event]) -> Sequence[Highlight]:
         """What a reply to ``events`` shows beside its story (empty for most moves)."""
         ...

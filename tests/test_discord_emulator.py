@@ -122,6 +122,14 @@ class ShardedEchoBot(discord.AutoShardedClient):
         """No 5 s pause before the second shard identifies."""
 
 
+async def until(condition: Callable[[], bool]) -> None:
+    async with asyncio.timeout(5):
+        while True:
+            if condition():
+                return
+            await asyncio.sleep(0.01)
+
+
 # snowflakes, validation, mentions, permissions (no network) -------------------------------------------------
 
 
@@ -801,6 +809,51 @@ async def test_auto_sharded_client_gets_each_guild_on_its_shard(emu: emulator.Di
         await emu.disconnect_all()
         await emu.wait_for_gateway("resumed", lambda r: r.shard == (0, 2))
         await emu.wait_for_gateway("resumed", lambda r: r.shard == (1, 2))
+
+
+async def test_one_shard_invalidated_alone_identifies_again_and_only_it_is_ready_again(
+    emu: emulator.DiscordEmulator,
+) -> None:
+    """Discord invalidates one shard's session: that shard identifies again, discord.py fires
+    on_shard_ready for it alone (on_ready never again), and the other shard's session goes on."""
+    emu.recommended_shards = 2
+    guilds = [await emu.add_guild(f"Tisch {n}", shard=(n, 2)) for n in range(2)]
+    channel = await emu.add_channel(guilds[0], "wuerfel")
+    player = await emu.add_member(guilds[0], "zoe")
+    client = ShardedEchoBot(
+        intents=intents(), guild_ready_timeout=READY_QUICKLY, allowed_mentions=discord.AllowedMentions.none()
+    )
+    events: list[str] = []
+    received: list[int] = []
+
+    @client.event
+    async def on_ready() -> None:
+        events.append("ready")
+
+    @client.event
+    async def on_shard_ready(shard_id: int) -> None:
+        events.append(f"shard_ready {shard_id}")
+
+    @client.event
+    async def on_message(message: discord.Message) -> None:
+        received.append(message.id)
+
+    async with running_client(client, emu.token):
+        before = {s.shard: s.id for s in emu.connected_sessions()}
+        assert await emu.invalidate_shard(0) == 1
+        lost = await emu.send_message(channel, player, "in der Lücke")
+        again = await emu.wait_for_gateway(
+            "identify", lambda r: r.shard == (0, 2) and r.session_id not in (None, before[(0, 2)])
+        )
+        after = {s.shard: s.id for s in emu.connected_sessions()}
+        assert after[(1, 2)] == before[(1, 2)]  # shard 1 kept its session
+        assert after[(0, 2)] == again.session_id
+        await until(lambda: events.count("shard_ready 0") == 2)
+        heard = await emu.send_message(channel, player, "wieder da")
+        await until(lambda: heard in received)
+    assert events.count("ready") == 1
+    assert events.count("shard_ready 1") == 1
+    assert lost not in received  # no replay after a new session: only a history read finds it
 
 
 async def test_two_clients_on_one_shard_both_receive(emu: emulator.DiscordEmulator, table: Table) -> None:

@@ -113,7 +113,7 @@ async def test_a_403_by_channel_is_final_and_only_there(
         assert [m["content"] for m in emu.messages_in(tisch)] == ["jetzt wieder"]
 
 
-async def test_a_hung_request_is_dropped_or_done_late(
+async def test_a_hung_request_is_dropped_or_done_late_or_its_answer_lost(
     emu: DiscordEmulator, channels: tuple[int, int]
 ) -> None:
     tisch, _ = channels
@@ -131,6 +131,11 @@ async def test_a_hung_request_is_dropped_or_done_late(
         emu.fail_requests(operation="create_message", hang=0.1, then="fail", status=403)
         with pytest.raises(discord.Forbidden):
             await text(bot, tisch).send("erst warten, dann nein")
+        lost = emu.fail_requests(operation="create_message", then="lose")
+        with pytest.raises((aiohttp.ClientError, OSError)):
+            await text(bot, tisch).send("getan, Antwort verloren")
+        assert lost.spent
+        assert emu.messages_in(tisch)[-1]["content"] == "getan, Antwort verloren"  # done at once
 
 
 @pytest.mark.usefixtures("quick_discord_retries")

@@ -83,29 +83,27 @@ def bot(guild_id: int, delay: float = 0.0) -> SlowBot:
     return SlowBot(guild_id, delay)
 
 
-async def test_a_deferred_answer_followed_up_and_its_original_edited(
+async def test_a_followup_right_after_a_defer_edits_the_deferred_answer(
     emu: DiscordEmulator, place: tuple[int, int, int]
 ) -> None:
+    """Discord's documented backwards compatibility: the first followup after a deferred response is
+    that response (the "thinking…" message edited, no new message); a later one is a new message."""
     guild, channel, anna = place
     async with running_client(bot(guild, delay=0.2), emu.token):
         sent = await emu.slash_command(guild, channel, anna, "langsam")
-        answers = await emu.wait_for_answers(sent, lambda a: len(a.edits) == 1)
+        answers = await emu.wait_for_answers(sent, lambda a: len(a.edits) == 2)
         assert answers.deferred
         assert answers.response is not None
         assert answers.response.type == 5
         assert answers.response.after < 3
-        assert [m.via for m in answers.messages] == ["interaction_deferred", "followup", "webhook_edit"]
-        (followup,) = answers.followups
-        assert followup.content == "Zwischenstand: Anna 12"
-        assert not followup.ephemeral
-        (edit,) = answers.edits
-        assert edit.message_id == answers.response.message_id  # @original is the deferred "thinking" message
-        assert edit.content == "Fertig: Anna gewinnt"
-        assert not edit.flags & 128  # no longer loading
-        assert [m["content"] for m in emu.messages_in(channel)] == [
-            "Fertig: Anna gewinnt",
-            "Zwischenstand: Anna 12",
-        ]
+        assert [m.via for m in answers.messages] == ["interaction_deferred", "followup_edit", "webhook_edit"]
+        assert answers.followups == []
+        first, second = answers.edits
+        assert first.message_id == second.message_id == answers.response.message_id  # both @original
+        assert first.content == "Zwischenstand: Anna 12"
+        assert not first.flags & 128  # no longer loading
+        assert second.content == "Fertig: Anna gewinnt"
+        assert [m["content"] for m in emu.messages_in(channel)] == ["Fertig: Anna gewinnt"]
 
 
 async def test_ephemeral_deferred_answers_stay_private(
@@ -114,12 +112,12 @@ async def test_ephemeral_deferred_answers_stay_private(
     guild, channel, anna = place
     async with running_client(bot(guild), emu.token):
         sent = await emu.slash_command(guild, channel, anna, "geheim")
-        answers = await emu.wait_for_answers(sent, lambda a: len(a.followups) == 1)
+        answers = await emu.wait_for_answers(sent, lambda a: len(a.edits) == 1)
         assert answers.deferred
         assert answers.response is not None
         assert answers.response.ephemeral
         assert all(m.ephemeral for m in answers.messages)
-        assert answers.followups[0].content == "Deine Würfel: 3 und 5"
+        assert answers.edits[0].content == "Deine Würfel: 3 und 5"  # the followup became the answer
         assert emu.messages_in(channel) == []  # nobody else sees any of it
         dispatched = [r.data["t"] for r in emu.gateway_log if r.kind == "dispatch"]
         assert "MESSAGE_CREATE" not in dispatched

@@ -415,3 +415,61 @@ async def test_overwrites_hide_slash_commands(emu: DiscordEmulator, hall: Hall) 
     async with running_client(ThreadBot(), emu.token):
         with pytest.raises(UsageError, match="may not use application commands"):
             await emu.slash_command(hall.guild, quiet, hall.anna, "wo")
+
+
+async def test_a_message_sent_into_an_archived_open_thread_unarchives_it_but_no_edit_goes_in(
+    emu: DiscordEmulator, hall: Hall
+) -> None:
+    async with running_client(ThreadBot(), emu.token) as client:
+        post = await forum_of(client, hall.forum).create_thread(name="Durchgang 4", content="Tabelle")
+        thread = post.thread
+        await emu.archive_thread(thread.id)  # Discord archived the quiet post
+        with pytest.raises(discord.HTTPException) as refused:
+            await post.message.edit(content="neue Tabelle")
+        assert refused.value.code == 50083  # no message of an archived thread takes an edit
+        sent = await client.get_partial_messageable(thread.id).send("Zug 5")  # a send unarchives it
+        assert emu.thread(thread.id)["thread_metadata"]["archived"] is False
+        assert emu.message(sent.id)["content"] == "Zug 5"
+        await post.message.edit(content="neue Tabelle")  # now it goes in
+        assert emu.message(post.message.id)["content"] == "neue Tabelle"
+
+
+async def test_a_moderator_only_tag_needs_manage_threads(emu: DiscordEmulator, hall: Hall) -> None:
+    no_managing = perms.Overwrite(emu.bot_id, perms.MEMBER_OVERWRITE, deny=perms.MANAGE_THREADS)
+    strict = await emu.add_channel(
+        hall.guild,
+        "turniere",
+        type=FORUM,
+        tags=["Leitung", "Runde"],
+        moderated_tags=["Leitung"],
+        require_tag=True,
+        overwrites=[no_managing],
+    )
+    async with running_client(ThreadBot(), emu.token) as client:
+        forum = forum_of(client, strict)
+        leitung, runde = (next(t for t in forum.available_tags if t.name == n) for n in ("Leitung", "Runde"))
+        assert (leitung.moderated, runde.moderated) == (True, False)
+        with pytest.raises(discord.HTTPException) as refused:
+            await forum.create_thread(name="Mit Leitungs-Tag", content="?", applied_tags=[leitung])
+        assert refused.value.code == 40066
+        made = await forum.create_thread(name="Mit Runden-Tag", content="!", applied_tags=[runde])
+        assert emu.thread(made.thread.id)["applied_tags"] == [str(runde.id)]
+        await emu.set_overwrites(strict, [])  # with Manage Threads the moderators' tag will do
+        await forum.create_thread(name="Mit Leitungs-Tag", content="!", applied_tags=[leitung])
+
+
+async def test_a_guild_at_the_cap_of_active_threads_gets_no_new_one(emu: DiscordEmulator, hall: Hall) -> None:
+    async with running_client(ThreadBot(), emu.token) as client:
+        text = text_of(client, hall.channel)
+        first = await text.create_thread(name="Eins", type=discord.ChannelType.public_thread)
+        emu.active_thread_limit = 1
+        starter = await text.send("Zwei")
+        with pytest.raises(discord.HTTPException) as refused:
+            await starter.create_thread(name="Zwei")
+        assert refused.value.code == 160006
+        with pytest.raises(discord.HTTPException) as in_forum:
+            await forum_of(client, hall.forum).create_thread(name="Drei", content="!")
+        assert in_forum.value.code == 160006
+        await first.edit(archived=True)  # an archived thread does not count
+        await client.until(lambda: ("update", first.id) in client.events)
+        await starter.create_thread(name="Zwei")

@@ -8,17 +8,26 @@ answer then edits the deferred original — or, when its privacy turned out diff
 refusal after a public defer), deletes the original and follows up privately: a private answer is
 never shown publicly. A button's answer after a deferred update is a followup with its own privacy.
 
+A long answer continues in followups of the same privacy (``Outgoing.more``).
+
 When the interaction is gone (not acknowledged in time, or its token expired) :meth:`Answer.send`
 raises :class:`InteractionGone`: the front end then posts a public answer in the channel, naming the
 player (a stored move's answer is never lost); a private one can only be logged.
+
+A defer whose answer never came back (a timeout, a dropped connection, a 5xx) may have reached
+Discord all the same. If the answer's own response is then refused as already acknowledged (40060),
+that was our defer, not another process: the answer edits the deferred original, in this process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.discord.outgoing import Outgoing
@@ -27,6 +36,7 @@ from bot.observability import answers, interactions
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 1.5  # seconds: well inside Discord's three, with room for a slow callback
+DEFER_PATIENCE = 3.0  # seconds to wait for the defer's own answer before counting it as lost
 UNKNOWN_INTERACTION = 10062  # not acknowledged within three seconds
 ALREADY_ACKNOWLEDGED = 40060  # another process of this bot answered first (both received the event)
 UNKNOWN_WEBHOOK = 10015  # the interaction's token is gone
@@ -61,6 +71,7 @@ class Answer:
         self.component = component
         self.state = FRESH
         self.original_used = False
+        self.defer_unknown = False  # a defer was sent and its answer lost: it may have been taken
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
         self._deferring: asyncio.Task[None] | None = None
@@ -81,11 +92,14 @@ class Answer:
         async with self._lock:
             if self.state != FRESH:
                 return
+            response = self.interaction.response
+            deferring = (
+                response.defer()  # a deferred update: no message
+                if self.component
+                else response.defer(ephemeral=self.private, thinking=True)
+            )
             try:
-                if self.component:
-                    await self.interaction.response.defer()  # a deferred update: no message
-                else:
-                    await self.interaction.response.defer(ephemeral=self.private, thinking=True)
+                await asyncio.wait_for(deferring, DEFER_PATIENCE)
             except discord.NotFound as error:
                 if error.code != UNKNOWN_INTERACTION:
                     raise
@@ -94,8 +108,18 @@ class Answer:
                 self.state = GONE
                 return
             except discord.HTTPException as error:
+                if error.code != ALREADY_ACKNOWLEDGED:
+                    self.defer_unknown = error.status >= 500
                 log.warning("could not defer interaction %s: %s", self.interaction.id, error)
                 return  # the answer will try to respond itself, and learn the worst then
+            except (TimeoutError, aiohttp.ClientError, OSError) as error:
+                self.defer_unknown = True  # Discord may have taken it: see send()
+                log.warning(
+                    "the defer of interaction %s got no answer (%s)",
+                    self.interaction.id,
+                    error or type(error).__name__,
+                )
+                return
             self.state = DEFERRED
             interactions.deferred(self.component)
 
@@ -114,17 +138,33 @@ class Answer:
     # ------------------------------------------------------------------ sending
 
     async def send(self, out: Outgoing, private: bool) -> int | None:
-        """Send one answer message; the new (or edited) message's id when it is known. Raises
+        """Send one answer — its first message, then those that continue it as followups of the same
+        privacy; the first (new or edited) message's id when it is known. Raises
         :class:`InteractionGone` when the interaction can no longer be answered, and
         :class:`AnsweredElsewhere` when another process answered it first."""
         self.settle()
         async with self._lock:
+            first = await self._guarded(lambda: self._send(out, private))
+            answers.DISCORD.posted(self.interaction.id)
+            for part in out.more:
+                await self._guarded(functools.partial(self._followup, part, private))
+            return first
+
+    async def _guarded(self, sending: Callable[[], Awaitable[int | None]]) -> int | None:
+        while True:
             if self.state == GONE:
                 raise InteractionGone(self.interaction.id)
             try:
-                sent = await self._send(out, private)
+                return await sending()
             except discord.HTTPException as error:
                 if self.state == FRESH and error.code == ALREADY_ACKNOWLEDGED:
+                    if self.defer_unknown:  # our own defer reached Discord after all: edit its original
+                        log.info(
+                            "the lost defer of interaction %s was taken: answering it", self.interaction.id
+                        )
+                        self.defer_unknown = False
+                        self.state = DEFERRED
+                        continue
                     self.state = ANSWERED
                     raise AnsweredElsewhere(self.interaction.id) from error
                 if not _gone(error):
@@ -133,8 +173,10 @@ class Answer:
                 interactions.expired()
                 self.state = GONE
                 raise InteractionGone(self.interaction.id) from error
-            answers.DISCORD.posted(self.interaction.id)
-            return sent
+
+    async def _followup(self, out: Outgoing, private: bool) -> int | None:
+        message = await self.interaction.followup.send(**out.kwargs(), ephemeral=private, wait=True)
+        return message.id
 
     async def _send(self, out: Outgoing, private: bool) -> int | None:
         interaction = self.interaction
@@ -150,9 +192,9 @@ class Answer:
                 self.state = ANSWERED
                 return edited.id
             await interaction.delete_original_response()  # its "thinking…" had the other privacy
-        message = await interaction.followup.send(**out.kwargs(), ephemeral=private, wait=True)
+        message_id = await self._followup(out, private)
         self.state = ANSWERED
-        return message.id
+        return message_id
 
 
 def _gone(error: discord.HTTPException) -> bool:

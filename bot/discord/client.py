@@ -1,8 +1,11 @@
 """``CroupierBot``: the discord.py client. It wires events to :class:`Front` and does nothing else.
 
-At the first ``on_ready`` the front delivers what an earlier process left pending and catches up with
-the lines typed while the bot was away; a second ``on_ready`` (a new session) and ``on_resumed`` catch
-up again. Live events and the turn clock wait for that (``Front.caught_up``)."""
+Each shard catches up on its own (:mod:`bot.discord.catch_up`): a new session (``on_shard_connect``)
+holds its guilds' live events, ``on_shard_ready`` — which discord.py fires for a shard that identified
+again alone, where ``on_ready`` never fires again with two shards or more — reads what was typed
+meanwhile (at the shard's first session, after what an earlier process left pending), and then lets
+them go. A resumed session needs nothing read: Discord replays what it missed. The turn clock applies
+a guild's deadlines only while its shard is connected and caught up (:mod:`bot.discord.readiness`)."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from bot.discord.boards import ChoiceButton, ChoiceSelect, JoinButton
 from bot.discord.command_ids import CommandIds
 from bot.discord.command_sync import register
 from bot.discord.commands import DiscordSpelling
+from bot.discord.failures import invalid_request_trace
 from bot.discord.front import Front, front_of
 from bot.discord.invite import invite_url
 from bot.discord.mentions import nobody
@@ -59,19 +63,19 @@ class CroupierBot(discord.AutoShardedClient):
             shards["shard_count"] = self.options.shard_count
         if self.options.shard_ids is not None:
             shards["shard_ids"] = list(self.options.shard_ids)
-        self.gateway_watch = GatewayWatch()  # shard states and Discord's limits (bot/discord/watch.py)
+        self.gateway_watch = GatewayWatch()  # shard states, for the operator (bot/discord/watch.py)
+        self.front = Front(self, croupier, self.options)
         super().__init__(
             intents=intents(self.options.message_content),
             allowed_mentions=nobody(),
             guild_ready_timeout=self.options.guild_ready_timeout,
-            http_trace=self.gateway_watch.http_trace,
+            http_trace=invalid_request_trace(self.front.delivery.ledger),
             **shards,
         )
-        self.front = Front(self, croupier, self.options)
         self.tree = CroupierTree(self)
         install(self.tree)
         seconds = self.options.turn_clock_seconds
-        self.turn_clock = TurnClock(self.front.tick, seconds, self.front.caught_up.wait) if seconds else None
+        self.turn_clock = TurnClock(self.front.tick, seconds) if seconds else None
         self._connected_before = False
 
     async def setup_hook(self) -> None:
@@ -124,16 +128,52 @@ class CroupierBot(discord.AutoShardedClient):
         await self.front.on_message(message)
 
     async def on_ready(self) -> None:
+        """Every shard of the process identified (at start, or all at once again): the shards caught
+        up on their own, in ``on_shard_ready``."""
         log.info("logged in as %s on %d guild(s), %s shard(s)", self.user, len(self.guilds), self.shard_count)
         first, self._connected_before = not self._connected_before, True
         if first and self.application_id is not None:
             log.info(
                 "invite link (with the permissions the croupier needs): %s", invite_url(self.application_id)
             )
-        await catch_up.start(self.front, deliver=first)
 
-    async def on_resumed(self) -> None:
-        await catch_up.start(self.front, deliver=False)
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self.front.caught_up.connecting(shard_id)  # before the new session's first event is handled
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        await catch_up.shard_ready(self.front, shard_id)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self.front.caught_up.disconnected(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.front.caught_up.resumed(shard_id)  # Discord replayed what it missed: nothing to read
+
+    # A held channel's posts are tried again when its permissions may have changed (docs/discord.md).
+
+    async def on_guild_channel_update(self, before: Any, after: discord.abc.GuildChannel) -> None:
+        self.front.delivery.holds.released(channel=after.id)
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        self.front.delivery.holds.released(channel=after.id)
+
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        self.front.delivery.holds.released(guild=after.id)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self.front.delivery.holds.released(guild=after.guild.id)
+
+    async def on_guild_role_create(self, role: discord.Role) -> None:
+        self.front.delivery.holds.released(guild=role.guild.id)
+
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        self.front.delivery.holds.released(guild=role.guild.id)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.front.delivery.holds.guild_joined(guild.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.front.delivery.holds.guild_removed(guild.id)
 
     async def close(self) -> None:
         if self.turn_clock is not None:

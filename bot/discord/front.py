@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -26,18 +26,24 @@ import discord
 from discord import app_commands
 
 from bot import texts
-from bot.croupier import Croupier, Incoming, might_be_command
+from bot.croupier import NOTHING_OPEN, Croupier, Incoming, might_be_command
 from bot.discord import escape, threads
 from bot.discord.answering import Answer, AnsweredElsewhere, InteractionGone
 from bot.discord.boards import Press
+from bot.discord.catch_up import Reads
 from bot.discord.context import from_interaction, from_message, language_of_locale
 from bot.discord.delivery import Delivery, Tracked
 from bot.discord.embeds import game_embeds, refusal_content, text_embeds
+from bot.discord.failures import PERMISSION
+from bot.discord.limits import CONTENT_MAX, clip
 from bot.discord.live_table import LiveTables
 from bot.discord.mentions import nobody, quiet, service_text
 from bot.discord.options import BotOptions
-from bot.discord.outbox import Outbox
-from bot.discord.outgoing import Outgoing, outgoing
+from bot.discord.outbox import ANSWERS, Outbox
+from bot.discord.outgoing import Outgoing, answer_for, outgoing
+from bot.discord.readiness import Readiness
+from bot.discord.rights import label
+from bot.forum import PLAYED_IN_THREAD
 from bot.keyed_locks import KeyedLocks
 from bot.observability.answers import DISCORD as ARRIVALS
 from bot.replies import Reply
@@ -51,6 +57,9 @@ Draw = Callable[["Front", discord.Interaction[Any], Reply], Awaitable[bool]]
 RECENT_IDS = 4096
 BOARDS_MAX = 10_000  # channels whose live board is remembered (the oldest are forgotten first)
 DID_YOU_MEAN = "did_you_mean"
+HINTS = frozenset(
+    {DID_YOU_MEAN, NOTHING_OPEN, PLAYED_IN_THREAD}
+)  # answers that help only at once: none for a caught-up line
 CLOSE_PATIENCE_S = 5.0  # at shutdown, how long the outboxes may still post
 DM_CLOSED = 50007  # "Cannot send messages to this user"
 
@@ -92,14 +101,18 @@ class Front:
             acknowledged=self._acknowledged,
             backoff_start=options.retry_start_seconds,
             backoff_cap=options.retry_cap_seconds,
+            probe_after=options.hold_probe_seconds,
         )
         self.live = LiveTables(client, self.outbox, self.delivery)
         self.defer_after = options.defer_after_seconds
         self.acknowledge_after = options.acknowledge_after_seconds
         self._answers: dict[int, Answer] = {}  # interactions being answered
         self._flusher: asyncio.Task[None] | None = None
-        # Set once the start (pending answers, history catch-up) is done: live events wait for it.
-        self.caught_up = asyncio.Event()
+        # Which shards caught up with what was typed while they were away: a guild's live events wait
+        # for its own shard (bot.discord.readiness, bot.discord.catch_up).
+        self.caught_up = Readiness(lambda: _shards_of(client), lambda: getattr(client, "shard_count", None))
+        self.reads = Reads(croupier, options.reads_noted_seconds)
+        self.reads_history = True  # False once the log said that nothing is caught up without content
         self.started_at: datetime | None = None
 
     def commands(self, lang: str) -> Mapping[str, str]:
@@ -121,7 +134,9 @@ class Front:
         if not text:
             return
         ARRIVALS.arrived(message.id)
-        await self.caught_up.wait()
+        if not self.caught_up.is_caught_up(message.guild.id):
+            self.reads.arrived_live(message.guild.id, message.channel.id, message.id)
+            await self.caught_up.wait_for(message.guild.id)
         await self.line(message, text)
 
     async def line(self, message: discord.Message, text: str, *, catching_up: bool = False) -> None:
@@ -131,50 +146,53 @@ class Front:
             async with self._locks.hold(message.channel.id):
                 reply = await self.croupier.handle_text(from_message(message, text))
                 self._after_line(message, reply, catching_up)
+                assert message.guild is not None
+                self.reads.saw(message.guild.id, message.channel.id, message.id)
         except StoreUnavailable as error:
             log.warning("store unavailable while handling message %s: %s", message.id, error)
             if might_be_command(text) and not catching_up and message.guild is not None:
                 lang = language_of_locale(message.guild.preferred_locale)
-                self._note_line(message, texts.render("error.store_unavailable", {}, lang))
+                self._note_line(message, texts.render("error.store_unavailable", {}, lang), lang)
         except Exception:
             log.exception("message %s in channel %s failed", message.id, message.channel.id)
 
     def _after_line(self, message: discord.Message, reply: Reply, catching_up: bool) -> None:
         if reply.silent or reply.duplicate:
             return
-        if catching_up and reply.error_code == DID_YOU_MEAN:
-            return
+        if catching_up and reply.error_code in HINTS:
+            return  # too late to help
         if not reply.ok:
-            self._note_line(message, refusal_content(reply))
+            self._note_line(message, refusal_content(reply), reply.language)
             return
         if reply.private:  # advice: never in the channel (a reply there is seen by all)
             self.outbox.put(message.channel.id, lambda: self._privately(message, reply))
             return
         reference = message.to_reference(fail_if_not_exists=False)
-        self.publish(message.channel.id, reply, f"discord:{message.id}", reference=reference)
+        named = answer_for(message.author.id, reply.language)
+        self.publish(message.channel.id, reply, f"discord:{message.id}", reference=reference, named=named)
 
-    def _note_line(self, message: discord.Message, content: str) -> None:
+    def _note_line(self, message: discord.Message, content: str, lang: str) -> None:
         """A short answer to a line (a refusal), referencing it; nothing is pinged."""
-        reference = message.to_reference(fail_if_not_exists=False)
-        out = Outgoing([], nobody(), content=content)
-        self.outbox.put(message.channel.id, lambda: self._post_once(message.channel.id, out, reference))
+        out = Outgoing.of([], nobody(), content=content)
+        self.outbox.put(message.channel.id, lambda: self._post_once(message, out, lang))
 
-    async def _post_once(self, channel_id: int, out: Outgoing, reference: discord.MessageReference) -> None:
-        await self.delivery.post(channel_id, out, reference=reference)
+    async def _post_once(self, message: discord.Message, out: Outgoing, lang: str) -> None:
+        reference = message.to_reference(fail_if_not_exists=False)
+        named = answer_for(message.author.id, lang)
+        await self.delivery.post(message.channel.id, out, reference=reference, named=named, lang=lang)
 
     async def _privately(self, message: discord.Message, reply: Reply) -> None:
         """A private answer to a typed line goes by direct message; with those closed, a note in the
         channel says how to ask instead — never the answer itself."""
         try:
-            await message.author.send(embeds=game_embeds(reply), allowed_mentions=nobody())
+            for part in Outgoing.of(game_embeds(reply), nobody()).parts():
+                await message.author.send(**part.kwargs())
         except discord.HTTPException as error:
             if error.code != DM_CLOSED and error.status != 403:
                 log.warning("could not send a private answer to %s: %s", message.author.id, error)
             lang = reply.language
             note = Outgoing([], nobody(), content=texts.render("discord.private.dm_closed", {}, lang))
-            await self.delivery.post(
-                message.channel.id, note, reference=message.to_reference(fail_if_not_exists=False)
-            )
+            await self._post_once(message, note, lang)
 
     # ------------------------------------------------------------------ replies
 
@@ -185,6 +203,7 @@ class Front:
         message_id: str | None = None,
         *,
         reference: discord.MessageReference | None = None,
+        named: str | None = None,
         look_first: bool = False,
         logged_at: datetime | None = None,
         header: str | None = None,
@@ -193,7 +212,8 @@ class Front:
         """Queue a public reply's post in the channel — retried until delivered when the log tracks it
         (``message_id``: what it answers) — then the board move, the live table and, at a game's end,
         its thread's closing (``closing`` False: the start redoes what is left of it, knowing what is).
-        ``header``: a line in front (naming the player of a lost interaction)."""
+        ``header``: a line in front (naming the player of a lost interaction); ``named``: the line
+        that names the player when the channel refuses the reply (no Read Message History)."""
         out = outgoing(reply) if reply.game_id is not None else _plain(reply)
         if header is not None:
             out = out.headed(header, out.allowed_mentions)
@@ -201,7 +221,13 @@ class Front:
 
         async def post() -> None:
             sent = await self.delivery.post(
-                channel_id, out, tracked=tracked, reference=reference, look_first=look_first
+                channel_id,
+                out,
+                tracked=tracked,
+                reference=reference,
+                named=named,
+                lang=reply.language,
+                look_first=look_first,
             )
             if sent is not None and reply.game_id is not None:
                 await self._board_moved(channel_id, sent.id if out.view is not None else None)
@@ -271,20 +297,34 @@ class Front:
             return
         answer = self._answer_for(interaction, private=ephemeral)
         try:
-            await self.caught_up.wait()
+            await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction, text)
             async with self._locks.hold(interaction.channel_id or 0):
                 reply = await run(msg)
-                self._answer_with(answer, reply, ephemeral=ephemeral, draw=draw)
+                if reply.ok and reply.elsewhere.isdigit():
+                    self._done_elsewhere(answer, msg, reply)
+                else:
+                    self._answer_with(answer, reply, ephemeral=ephemeral, draw=draw)
         except Exception as error:
             await self.failed(interaction, error)
+
+    def _done_elsewhere(self, answer: Answer, msg: Incoming, reply: Reply) -> None:
+        """A sign-up made in a home and carried out in the game's thread: its public reply goes to the
+        thread, and the player is told privately, with a link to it."""
+        thread = int(reply.elsewhere)
+        if not reply.duplicate:
+            self.publish(thread, reply, msg.message_id)
+        facts = {"title": escape.plain(reply.title), "thread": f"<#{thread}>"}
+        content = texts.render("discord.thread.joined_there", facts, reply.language)
+        told = Outgoing(game_embeds(replace(reply, cards=())), nobody(), content=content)
+        self.outbox.put(answer.interaction.channel_id or 0, lambda: self._send_note(answer, told))
 
     async def press(self, interaction: discord.Interaction[Any], press: Press) -> None:
         if not self.fresh(interaction):
             return
         answer = self._answer_for(interaction, component=True)
         try:
-            await self.caught_up.wait()
+            await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
             async with self._locks.hold(interaction.channel_id or 0):
                 reply = await self.croupier.press(msg, press.game, press.version, press.picked)
@@ -301,7 +341,7 @@ class Front:
         here = interaction.channel_id or 0
         answer = self._answer_for(interaction, component=True)
         try:
-            await self.caught_up.wait()
+            await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
             if channel != here:
                 msg = replace(msg, channel=str(channel), parent=str(here), place="thread")
@@ -311,8 +351,8 @@ class Front:
                     self._answer_with(answer, reply)
                     return
                 self.publish(channel, reply, msg.message_id)
-                told = Outgoing(game_embeds(replace(reply, cards=())), nobody())
-                self.outbox.put(here, lambda: self._send_note(answer, told))
+                told = Outgoing.of(game_embeds(replace(reply, cards=())), nobody())
+                self.outbox.put(here, lambda: self._send_note(answer, told), lane=ANSWERS)
         except Exception as error:
             await self.failed(interaction, error)
 
@@ -327,34 +367,76 @@ class Front:
     def _answer_with(
         self, answer: Answer, reply: Reply, *, ephemeral: bool = False, draw: Draw | None = None
     ) -> None:
-        """Queue the interaction's answer behind the channel's earlier posts (and, for a public reply
-        about a game, its live table after it)."""
+        """Queue the interaction's answer in the channel's lane of answers (and, for a public reply
+        about a game, its live table after it in the channel's posts). An interaction answer needs no
+        channel permission, so it never waits for a held channel; a public one waits for the posts
+        queued before it while they go out, so the channel reads in the order the moves were made."""
         interaction = answer.interaction
         channel_id = interaction.channel_id or 0
+        public = not (reply.private or ephemeral or not reply.ok)
+        before = self.outbox.tail(channel_id) if public else None
 
         async def send() -> None:
             try:
+                if before is not None:
+                    await self._behind(channel_id, before)
                 if draw is not None and await draw(self, interaction, reply):
                     return
                 await self._answer_reply(answer, reply, ephemeral)
             except (AnsweredElsewhere, InteractionGone, discord.HTTPException) as error:
                 log.info("could not answer interaction %s: %s", interaction.id, error)  # nothing stored
             finally:
+                await self._tell_if_held(answer, reply.language)
                 await self._forget(answer)
+                if public:  # after the answer and its board strip: a thread is closed behind its last answer
+                    self._after_reply(channel_id, reply)
 
-        self.outbox.put(channel_id, send)
-        if not (reply.private or ephemeral):
-            self._after_reply(channel_id, reply)
+        self.outbox.put(channel_id, send, lane=ANSWERS)
+
+    async def _behind(self, channel_id: int, before: asyncio.Event) -> None:
+        """Until the posts queued before are out, or the channel's posts stop going out (held, failing)."""
+        if before.is_set():
+            return
+        waits = [
+            asyncio.ensure_future(before.wait()),
+            asyncio.ensure_future(self.delivery.holds.troubled(channel_id).wait()),
+        ]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
+    async def _tell_if_held(self, answer: Answer, lang: str) -> None:
+        """Once per hold: the player who used a command in a channel the bot cannot post in learns
+        (privately) what permission is missing — the channel itself takes no post."""
+        channel_id = answer.interaction.channel_id or 0
+        hold = self.delivery.holds.hold_of(channel_id)
+        if hold is None or hold.told or hold.kind != PERMISSION:
+            return
+        hold.told = True
+        facts = {"permission": label(hold.missing, lang) if hold.missing else ""}
+        key = "discord.permission.held" if hold.missing else "discord.permission.held_unknown"
+        try:
+            await answer.send(Outgoing([], nobody(), content=texts.render(key, facts, lang)), True)
+        except (AnsweredElsewhere, InteractionGone, discord.HTTPException) as error:
+            hold.told = False
+            log.info(
+                "could not tell interaction %s why channel %s is held: %s",
+                answer.interaction.id,
+                channel_id,
+                error,
+            )
 
     async def _answer_reply(self, answer: Answer, reply: Reply, ephemeral: bool) -> None:
         interaction = answer.interaction
         channel_id = interaction.channel_id or 0
         if not reply.ok:
-            out, private = Outgoing([], nobody(), content=refusal_content(reply)), True
+            out, private = Outgoing.of([], nobody(), content=refusal_content(reply)), True
         elif reply.game_id is None:
             out, private = _plain(reply), ephemeral or reply.private
         elif reply.private:  # advice: the story for the asker alone, no board
-            out, private = Outgoing(game_embeds(reply), nobody()), True
+            out, private = Outgoing.of(game_embeds(reply), nobody()), True
         else:
             out, private = outgoing(reply), ephemeral
         tracked = None if private else self._tracked(reply, f"interaction:{interaction.id}")
@@ -369,9 +451,9 @@ class Front:
                 return
             # A stored move's answer must not get lost: in the channel, naming the player.
             lang = reply.language
-            line = texts.render("discord.delivery.answer_for", {"name": f"<@{interaction.user.id}>"}, lang)
+            line = answer_for(interaction.user.id, lang)
             sent = await self.delivery.post(
-                channel_id, out.headed(line, out.allowed_mentions), tracked=tracked
+                channel_id, out.headed(line, out.allowed_mentions), tracked=tracked, lang=lang
             )
             message_id = sent.id if sent is not None else None
         else:
@@ -407,7 +489,7 @@ class Front:
             return
         answer = self._answer_for(interaction)
         try:
-            await self.caught_up.wait()
+            await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
             async with self._locks.hold(interaction.channel_id or 0):
                 plan = await self.croupier.plan_open(msg, kind, options)
@@ -431,9 +513,9 @@ class Front:
             if home is None:
                 raise threads.CannotCreateThread("no home channel")
             made = await threads.create(self.client, home, plan.thread_title, placeholder)
-        except threads.CannotCreateThread:
-            note = Outgoing([], nobody(), content=texts.render("discord.thread.cannot_create", {}, lang))
-            self.outbox.put(interaction.channel_id or 0, lambda: self._send_note(answer, note))
+        except threads.CannotCreateThread as refused:
+            note = Outgoing([], nobody(), content=texts.render(refused.why, {}, lang))
+            self.outbox.put(interaction.channel_id or 0, lambda: self._send_note(answer, note), lane=ANSWERS)
             return
         there = replace(
             msg,
@@ -452,14 +534,17 @@ class Front:
                         [], nobody(), content=texts.render("discord.thread.opened", facts, lang)
                     )
                     self.outbox.put(
-                        interaction.channel_id or 0, lambda: self._send_note_public(answer, pointer)
+                        interaction.channel_id or 0,
+                        lambda: self._send_note_public(answer, pointer),
+                        lane=ANSWERS,
                     )
                     return
         except BaseException:
             await threads.remove(self.client, made, placeholder)
             raise
         # Refused after all (another moderator was quicker): the thread goes, the refusal is told.
-        await threads.remove(self.client, made, refusal_content(reply) if not reply.ok else placeholder)
+        said = clip(refusal_content(reply), CONTENT_MAX) if not reply.ok else placeholder
+        await threads.remove(self.client, made, said)
         self._answer_with(answer, reply)
 
     async def _send_note_public(self, answer: Answer, out: Outgoing) -> None:
@@ -472,26 +557,41 @@ class Front:
 
     # ------------------------------------------------------------------ the turn clock
 
-    async def post_timeouts(self) -> int:
-        """Apply the turn timeout where it is due and queue what happened; answers how many."""
+    def serving(self) -> set[str]:
+        """The guilds whose deadlines this process applies: its own, once their shard is connected and
+        caught up (another process, or this one after a gap, may not have read their moves yet)."""
+        return self.caught_up.serving(guild.id for guild in self.client.guilds)
+
+    async def post_timeouts(self, guilds: set[str] | None = None) -> int:
+        """Apply the turn timeout where it is due in ``guilds`` (by default :meth:`serving`) and queue
+        what happened; answers how many."""
+        guilds = self.serving() if guilds is None else guilds
+        if not guilds:
+            return 0
         posted = 0
-        for channel, reply in await self.croupier.apply_due_timeouts(tracked=True):
+        for channel, reply in await self.croupier.apply_due_timeouts(tracked=True, guilds=guilds):
             if reply.duplicate or reply.silent or not reply.ok:
                 continue  # another process posted it, or the game moved on meanwhile
             self.publish(int(channel), reply, "timeout:")
             posted += 1
         return posted
 
-    async def post_reminders(self) -> int:
-        """Remind the players to act whose deadline is near; answers how many were reminded."""
-        reminders = await self.croupier.due_reminders()
+    async def post_reminders(self, guilds: set[str] | None = None) -> int:
+        """Remind the players to act whose deadline is near in ``guilds`` (by default :meth:`serving`);
+        answers how many were reminded."""
+        guilds = self.serving() if guilds is None else guilds
+        if not guilds:
+            return 0
+        reminders = await self.croupier.due_reminders(guilds)
         for reminder in reminders:
             self.publish(int(reminder.channel), reminder.reply)
         return len(reminders)
 
     async def tick(self) -> int:
-        """One round of the turn clock: due timeouts first, then reminders."""
-        return await self.post_timeouts() + await self.post_reminders()
+        """One round of the turn clock, in the guilds this process serves: due timeouts first, then
+        reminders."""
+        guilds = self.serving()
+        return await self.post_timeouts(guilds) + await self.post_reminders(guilds)
 
     # ------------------------------------------------------------------ acknowledgements
 
@@ -513,6 +613,7 @@ class Front:
         """Let queued answers go out for a moment, then write the acknowledgements."""
         self.delivery.stop()
         await self.outbox.close(CLOSE_PATIENCE_S)
+        await self.reads.close()
         for answer in list(self._answers.values()):
             answer.settle()
         if self._flusher is not None:
@@ -547,9 +648,19 @@ class Front:
             await self._forget(answer)
 
 
+def _shards_of(client: discord.Client) -> Collection[int] | None:
+    """The shards this process runs: those it was given, else all of them once their count is known
+    (discord.py keeps ``shard_ids`` None when it runs every shard)."""
+    given: Collection[int] | None = getattr(client, "shard_ids", None)
+    count = getattr(client, "shard_count", None)
+    return given or (range(count) if count else None)
+
+
 def _plain(reply: Reply) -> Outgoing:
     """A reply about no game (settings, a tournament, help) as text embeds."""
-    return Outgoing(text_embeds(quiet(reply.text), escape.plain(reply.title)), nobody())
+    return Outgoing.of(
+        text_embeds(quiet(reply.text), escape.plain(reply.title), lang=reply.language), nobody()
+    )
 
 
 def front_of(interaction: discord.Interaction[Any]) -> Front:

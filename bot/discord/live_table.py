@@ -7,6 +7,7 @@ until done and recorded by the service step by step; a start redoes what an earl
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Mapping
 from datetime import datetime
@@ -18,9 +19,11 @@ from bot.discord import threads
 from bot.discord.boards import live_view
 from bot.discord.delivery import Delivery, ResultLine, Tracked
 from bot.discord.embeds import live_embeds
+from bot.discord.limits import CONTENT_MAX
 from bot.discord.mentions import nobody
 from bot.discord.outbox import Outbox
 from bot.discord.outgoing import Outgoing
+from bot.discord.plain_text import live_content
 from bot.forum import RESULT, THREAD
 from bot.replies import Reply
 
@@ -45,14 +48,19 @@ class LiveTables:
         if live is None or not live.channel.isdigit() or not live.message_id.isdigit():
             return
         channel_id, message_id = int(live.channel), int(live.message_id)
-        out = Outgoing(live_embeds(reply, commands), nobody(), view=live_view(reply, game_channel))
+        view = live_view(reply, game_channel)
+        out = Outgoing(
+            live_embeds(reply, commands), nobody(), view=view, text=lambda: [live_content(reply, commands)]
+        )
 
         if tracked is not None:
             self._owed.setdefault(live.message, []).append(tracked)
 
         async def edit() -> None:
             owed = self._owed.pop(live.message, [])
-            made = await self.delivery.edit(channel_id, message_id, out, tracked=owed[0] if owed else None)
+            made = await self.delivery.edit(
+                channel_id, message_id, out, tracked=owed[0] if owed else None, lang=reply.language
+            )
             for also in owed[1:] if made else ():
                 self.delivery.acknowledge(also)
 
@@ -83,18 +91,33 @@ class LiveTables:
         async def close_thread() -> None:
             note = texts.render("discord.thread.cannot_lock", {}, lang)
             what = f"closing the finished game's thread {thread_id}"
-            if await self.delivery.persist(what, lambda: threads.close(self.client, thread_id, note)):
+            closing = functools.partial(threads.close, self.client, thread_id, note)
+            if await self.delivery.persist(what, closing, thread_id):
                 await self.delivery.closing_done(game_id, THREAD)
 
         async def post_result() -> None:
             if home is None or not reply.result:
                 await self.delivery.closing_done(game_id, RESULT)
                 return
-            facts = {"result": reply.result, "thread": f"<#{thread_id}>"}
-            line = Outgoing([], nobody(), content=texts.render("discord.thread.result_post", facts, lang))
+            line = Outgoing([], nobody(), content=result_post(reply.result, thread_id, lang))
             await self.delivery.post(home, line, tracked=ResultLine(game_id, ended_at), look_first=look_first)
 
         if close:
             self.outbox.put(thread_id, close_thread)
         if post:
             self.outbox.put(thread_id, post_result)  # after the closing: the thread's queue keeps the order
+
+
+def result_post(result: str, thread_id: int, lang: str) -> str:
+    """A home's result line with the link to the thread, within a message: a result too long for it
+    (a great many tied leaders) is cut at a name, and says so."""
+    post = texts.render("discord.thread.result_post", {"result": result, "thread": f"<#{thread_id}>"}, lang)
+    if len(post) <= CONTENT_MAX:
+        return post
+    room = CONTENT_MAX - (len(post) - len(result)) - 2
+    cut = result[:room]
+    at = max(cut.rfind(", "), cut.rfind(" "))
+    shortened = f"{cut[:at] if at > 0 else cut} …"
+    return texts.render(
+        "discord.thread.result_post", {"result": shortened, "thread": f"<#{thread_id}>"}, lang
+    )

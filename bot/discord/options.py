@@ -11,6 +11,8 @@ DEFER_AFTER_SECONDS = 1.5  # an interaction not answered by then is deferred (Di
 ACKNOWLEDGE_AFTER_SECONDS = 2.0  # delivered answers not written with a move by then get a write of their own
 RETRY_START_SECONDS = 1.0  # the first wait before posting a failed answer again (then doubled …)
 RETRY_CAP_SECONDS = 60.0  # … up to this
+HOLD_PROBE_SECONDS = 3600.0  # a channel held for a missing permission is tried again after this long
+READS_NOTED_SECONDS = 30.0  # how often how far each game channel was read is kept in the store
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,8 @@ class BotOptions:
     acknowledge_after_seconds: float = ACKNOWLEDGE_AFTER_SECONDS
     retry_start_seconds: float = RETRY_START_SECONDS
     retry_cap_seconds: float = RETRY_CAP_SECONDS
+    hold_probe_seconds: float = HOLD_PROBE_SECONDS
+    reads_noted_seconds: float = READS_NOTED_SECONDS
 
     @property
     def registers(self) -> bool:

@@ -7,6 +7,12 @@ A channel's worker ends when its queue is empty, so idle channels cost nothing.
 
 A job put with ``latest=key`` (a live table's edit) replaces the job of that key still waiting: only
 the newest state of a live table is worth drawing.
+
+Each channel has two lanes. Posts and edits (``POSTS``) need the channel's permissions and go one
+after the other. Interaction answers (``ANSWERS``) are webhook calls that need none: they have a lane
+of their own, so a channel whose posts are held up (a missing permission, Discord failing) never keeps
+a player waiting for "thinking…" to end. A public answer may still wait its turn behind the posts
+queued before it (:meth:`Outbox.tail`), as long as those are moving.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
 
+POSTS = "posts"
+ANSWERS = "answers"
+
 QUEUE_MAX = 500  # jobs waiting per channel; beyond, a job is refused (a tracked answer stays pending)
 
 
@@ -29,13 +38,15 @@ class _Slot:
     job: Job
     latest: Hashable | None = None
     started: bool = False
+    done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass
 class Outbox:
     limit: int = QUEUE_MAX
-    _queues: dict[int, deque[_Slot]] = field(default_factory=dict)
-    _workers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    _queues: dict[tuple[str, int], deque[_Slot]] = field(default_factory=dict)
+    _workers: dict[tuple[str, int], asyncio.Task[None]] = field(default_factory=dict)
+    _running: dict[tuple[str, int], _Slot] = field(default_factory=dict)
     _waiting: dict[Hashable, _Slot] = field(default_factory=dict)
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
     _closed: bool = False
@@ -43,9 +54,9 @@ class Outbox:
     def __post_init__(self) -> None:
         self._idle.set()
 
-    def put(self, channel_id: int, job: Job, *, latest: Hashable | None = None) -> bool:
-        """Queue ``job`` behind the channel's earlier ones; False when the channel's queue is full (or the
-        outbox closed: the bot is stopping)."""
+    def put(self, channel_id: int, job: Job, *, latest: Hashable | None = None, lane: str = POSTS) -> bool:
+        """Queue ``job`` behind the earlier ones of the channel's lane; False when that queue is full (or
+        the outbox closed: the bot is stopping)."""
         if self._closed:
             return False
         if latest is not None:
@@ -53,7 +64,8 @@ class Outbox:
             if waiting is not None and not waiting.started:
                 waiting.job = job
                 return True
-        queue = self._queues.setdefault(channel_id, deque())
+        key = (lane, channel_id)
+        queue = self._queues.setdefault(key, deque())
         if len(queue) >= self.limit:
             log.warning("channel %s has %d answers waiting; dropping one", channel_id, len(queue))
             return False
@@ -61,33 +73,50 @@ class Outbox:
         queue.append(slot)
         if latest is not None:
             self._waiting[latest] = slot
-        if channel_id not in self._workers:
+        if key not in self._workers:
             self._idle.clear()
-            self._workers[channel_id] = asyncio.create_task(
-                self._work(channel_id, queue), name=f"outbox-{channel_id}"
+            self._workers[key] = asyncio.create_task(
+                self._work(key, queue), name=f"outbox-{lane}-{channel_id}"
             )
         return True
 
-    async def _work(self, channel_id: int, queue: deque[_Slot]) -> None:
+    def tail(self, channel_id: int) -> asyncio.Event | None:
+        """Set once every post and edit queued so far in the channel is done (None: none is waiting)."""
+        key = (POSTS, channel_id)
+        queue = self._queues.get(key)
+        if queue:
+            return queue[-1].done
+        running = self._running.get(key)
+        return running.done if running is not None else None
+
+    def waiting(self, channel_id: int, lane: str = POSTS) -> int:
+        """How many jobs of the channel's lane wait (the one running not counted)."""
+        return len(self._queues.get((lane, channel_id), ()))
+
+    async def _work(self, key: tuple[str, int], queue: deque[_Slot]) -> None:
         try:
             while queue:
                 slot = queue.popleft()
                 slot.started = True
+                self._running[key] = slot
                 if slot.latest is not None and self._waiting.get(slot.latest) is slot:
                     del self._waiting[slot.latest]
                 try:
                     await slot.job()
                 except Exception:
-                    log.exception("sending to channel %s failed", channel_id)
+                    log.exception("sending to channel %s failed", key[1])
+                finally:
+                    slot.done.set()
+                    self._running.pop(key, None)
         finally:
-            self._workers.pop(channel_id, None)
+            self._workers.pop(key, None)
             if not queue:
-                self._queues.pop(channel_id, None)
+                self._queues.pop(key, None)
             if not self._workers:
                 self._idle.set()
 
-    def waiting(self) -> int:
-        """Jobs queued or being done, in all channels: the delivery backlog."""
+    def backlog(self) -> int:
+        """Jobs queued or being done, in all channels and lanes: the delivery backlog."""
         return sum(len(queue) for queue in self._queues.values()) + len(self._workers)
 
     def busy(self) -> int:
@@ -111,5 +140,8 @@ class Outbox:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+        for queue in self._queues.values():
+            for slot in queue:
+                slot.done.set()  # nothing waits behind what will never run
         self._queues.clear()
         self._waiting.clear()

@@ -3,6 +3,8 @@ text channel), archived and locked when it ends, removed again when the opening 
 
 Creating and closing threads needs Create Public Threads, Send Messages in Threads and Manage
 Threads (docs/discord.md); without them the bot says so in the log and, where it can, in the channel.
+A forum that requires a tag gets one the bot may apply (a moderator-only tag needs Manage Threads);
+a guild at Discord's cap of active threads gets no new one. Either way the moderator is told why.
 """
 
 from __future__ import annotations
@@ -40,8 +42,17 @@ class GameThread:
         return f"{self.first_channel}:{self.first_message}"
 
 
+TAG_MODERATED = 40066  # "There are no tags available that can be set by non-moderators"
+TOO_MANY_THREADS = 160006  # "Maximum number of active threads reached"
+
+
 class CannotCreateThread(Exception):
-    """Discord refused the thread (missing permissions): the opening does not happen."""
+    """Discord refused the thread: the opening does not happen. ``why`` is the catalogue line that tells
+    the moderator (missing permissions, no tag the bot may apply, too many active threads)."""
+
+    def __init__(self, reason: str, why: str = "discord.thread.cannot_create") -> None:
+        super().__init__(reason)
+        self.why = why
 
 
 def thread_name(title: str) -> str:
@@ -79,14 +90,58 @@ async def create(
         if isinstance(home, discord.TextChannel):
             return await _text_thread(home, name, placeholder)
     except discord.Forbidden as error:
+        needs = (  # a forum post needs Send Messages (Discord ignores Create Public Threads there)
+            "Send Messages"
+            if isinstance(home, discord.ForumChannel)
+            else "Create Public Threads and Send Messages in Threads"
+        )
         log.error(
-            "cannot create a game thread in channel %s (%s): the bot needs Create Public Threads and Send "
-            "Messages in Threads there (docs/discord.md)",
+            "cannot create a game thread in channel %s (%s): the bot needs %s there (docs/discord.md)",
             home.id,
             error.text or error.code,
+            needs,
         )
-        raise CannotCreateThread(str(error)) from error
+        forum = isinstance(home, discord.ForumChannel)
+        raise CannotCreateThread(
+            str(error), "discord.thread.cannot_post" if forum else "discord.thread.cannot_create"
+        ) from error
+    except discord.HTTPException as error:
+        if error.code == TOO_MANY_THREADS:
+            log.error(
+                "cannot create a game thread in channel %s: the server has as many active threads as "
+                "Discord allows (%s); archive some, or switch threads off there",
+                home.id,
+                error.text or error.code,
+            )
+            raise CannotCreateThread(str(error), "discord.thread.too_many") from error
+        if error.code == TAG_MODERATED:
+            _no_tag(home, error.text or str(error.code))
+        raise
     raise CannotCreateThread(f"channel {home.id} takes no threads ({type(home).__name__})")
+
+
+def _no_tag(forum: discord.abc.GuildChannel, why: str) -> None:
+    log.error(
+        "cannot create a game post in forum %s: it requires a tag, and every tag is for moderators only "
+        "(%s); give the bot Manage Threads there, or add a tag everyone may apply (docs/discord.md)",
+        forum.id,
+        why,
+    )
+    raise CannotCreateThread(why, "discord.thread.no_tag")
+
+
+def tag_for(forum: discord.ForumChannel) -> discord.ForumTag | None:
+    """The tag a post of the bot gets in a forum that requires one: the first the bot may apply — a
+    moderator-only tag only with Manage Threads there. None: the forum requires none."""
+    if not forum.flags.require_tag or not forum.available_tags:
+        return None
+    me = forum.guild.me
+    moderates = me is not None and forum.permissions_for(me).manage_threads
+    for tag in forum.available_tags:
+        if moderates or not tag.moderated:
+            return tag
+    _no_tag(forum, "no tag the bot may apply")
+    return None  # never reached: _no_tag raises
 
 
 async def _forum_post(
@@ -99,8 +154,9 @@ async def _forum_post(
         "auto_archive_duration": ARCHIVE_AFTER_MIN,
         "message": {"content": first, "allowed_mentions": {"parse": []}},
     }
-    if forum.flags.require_tag and forum.available_tags:
-        payload["applied_tags"] = [str(forum.available_tags[0].id)]
+    tag = tag_for(forum)
+    if tag is not None:
+        payload["applied_tags"] = [str(tag.id)]
     route = discord.http.Route("POST", "/channels/{channel_id}/threads", channel_id=forum.id)
     data = await client.http.request(route, json=payload)
     thread_id = int(data["id"])

@@ -1,14 +1,14 @@
 """The turn timeout in the background: every few seconds the service applies it where a deadline has
 passed, and reminds the players whose deadline is near. Deadlines live in the database, so they
 survive restarts; the timeout's message id and the reminder's conditional update make both
-exactly-once even with several bot processes on one database. The clock starts only once the bot
-caught up with what was typed while it was away."""
+exactly-once even with several bot processes on one database. Each round covers only the guilds whose
+shard is connected and caught up with what was typed while it was away (``Front.serving``): a player
+never times out because a move of theirs was not read yet."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from discord.ext import tasks
 
@@ -18,16 +18,9 @@ log = logging.getLogger(__name__)
 
 
 class TurnClock:
-    def __init__(
-        self,
-        tick: Callable[[], Awaitable[int]],
-        seconds: float,
-        ready: Callable[[], Coroutine[Any, Any, object]],
-    ) -> None:
+    def __init__(self, tick: Callable[[], Awaitable[int]], seconds: float) -> None:
         self._tick = tick
-        self._ready = ready
         self._loop = tasks.loop(seconds=seconds)(self._run)
-        self._loop.before_loop(self._ready)
 
     def start(self) -> None:
         if not self._loop.is_running():

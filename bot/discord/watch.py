@@ -1,45 +1,37 @@
-"""What the Discord front end tells the operator: shard states, Discord's limits, and its readiness.
+"""What the Discord front end tells the operator: shard states, and its readiness.
 
 :class:`GatewayWatch` is made with the client (:class:`~bot.discord.client.CroupierBot`), which hands
-it every gateway event it dispatches and its HTTP session's trace:
-
-* shard states from discord.py's ``shard_connect`` (READY received, guilds still arriving),
-  ``shard_ready``, ``shard_resumed`` and ``shard_disconnect`` events;
-* every 429 by its ``X-RateLimit-Scope``, and the requests Discord counts against its invalid request
-  limit — 401, 403, and 429 except those of the shared scope, at most 10,000 per 10 minutes before
-  Discord blocks the bot's address for a while
-  (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
+it every gateway event it dispatches: shard states from discord.py's ``shard_connect`` (READY
+received, guilds still arriving), ``shard_ready``, ``shard_resumed`` and ``shard_disconnect`` events.
 
 :class:`DiscordHealth` is the front end's part of the process's health (see
 :mod:`bot.observability.health`): the ``gateway``, ``caught_up``, ``delivery_backlog`` and
-``held_channels`` conditions, and the figures behind them.
+``held_channels`` conditions, and the figures behind them. It only reads what the front end keeps for
+its own work — the per-shard catch-up (:mod:`bot.discord.readiness`), the outbox, and the delivery's
+ledger (:mod:`bot.discord.failures`: held and degraded channels, the invalid requests of the last ten
+minutes, which the HTTP trace counts and the log warns about at the same figures).
 """
 
 from __future__ import annotations
 
 import time
-from collections import deque
+from collections import Counter as Tally
 from collections.abc import Callable, Iterable, Sequence
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
 from prometheus_client.core import GaugeMetricFamily, Metric
 
+from bot.discord.failures import TRANSIENT
+from bot.observability import catch_up
+from bot.observability.delivery import DEGRADED_PERMISSIONS, HOLD_REASONS, hold_reason
 from bot.observability.health import Condition
-from bot.observability.metrics import (
-    INVALID_REQUESTS,
-    INVALID_STATUSES,
-    RATE_LIMIT_SCOPES,
-    RATE_LIMITED,
-    SHARD_DISCONNECTS,
-)
+from bot.observability.metrics import SHARD_DISCONNECTS
 from bot.settings import DEFAULT_BACKLOG_MAX
 
 if TYPE_CHECKING:
     from bot.discord.client import CroupierBot
+    from bot.discord.failures import Ledger
 
-INVALID_WINDOW_S = 600.0  # Discord's invalid request limit counts over 10 minutes
 CONNECTING, CONNECTED, READY, DISCONNECTED = "connecting", "connected", "ready", "disconnected"
 _SHARD_EVENTS = {
     "shard_connect": CONNECTED,
@@ -47,20 +39,16 @@ _SHARD_EVENTS = {
     "shard_resumed": READY,
     "shard_disconnect": DISCONNECTED,
 }
-_INVALID = {status: INVALID_REQUESTS.labels(status) for status in INVALID_STATUSES}
-_LIMITED = {scope: RATE_LIMITED.labels(scope) for scope in RATE_LIMIT_SCOPES}
+HELD_NAMED = 5  # held channels named in the readiness answer (the rest are counted)
 
 
 class GatewayWatch:
-    """Shard states and Discord's answers that count against the bot (see the module docstring)."""
+    """Shard states as the gateway events tell them (see the module docstring)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.started = clock()
         self.states: dict[int, tuple[str, float]] = {}  # shard → (state, since)
-        self._invalid: deque[float] = deque()
-        self.http_trace = aiohttp.TraceConfig()
-        self.http_trace.on_request_end.append(self._request_ended)
 
     def saw(self, event: str, args: tuple[Any, ...]) -> None:
         """A gateway event the client dispatched (called for every event: only shard events count)."""
@@ -69,6 +57,7 @@ class GatewayWatch:
             return
         shard = args[0]
         disconnects = SHARD_DISCONNECTS.labels(str(shard))  # from 0 on, so increase() sees the first
+        catch_up.shard_seen(shard)
         if state == DISCONNECTED:
             disconnects.inc()
         before = self.states.get(shard)
@@ -77,32 +66,6 @@ class GatewayWatch:
 
     def state(self, shard: int) -> tuple[str, float]:
         return self.states.get(shard, (CONNECTING, self.started))
-
-    async def _request_ended(
-        self,
-        _session: aiohttp.ClientSession,
-        _context: SimpleNamespace,
-        params: aiohttp.TraceRequestEndParams,
-    ) -> None:
-        status = params.response.status
-        if status not in (401, 403, 429):
-            return
-        if status == 429:
-            scope = (params.response.headers.get("X-RateLimit-Scope") or "").lower()
-            if scope not in _LIMITED:
-                scope = "global" if params.response.headers.get("X-RateLimit-Global") else "user"
-            _LIMITED[scope].inc()
-            if scope == "shared":
-                return  # a shared resource's limit: Discord does not count it as invalid
-        _INVALID[str(status)].inc()
-        self._invalid.append(self.clock())
-
-    def invalid_last_10_minutes(self) -> int:
-        """Invalid requests in the last 10 minutes, as Discord counts them against the limit."""
-        horizon = self.clock() - INVALID_WINDOW_S
-        while self._invalid and self._invalid[0] < horizon:
-            self._invalid.popleft()
-        return len(self._invalid)
 
 
 class DiscordHealth:
@@ -142,27 +105,47 @@ class DiscordHealth:
             return Condition("gateway", False, "; ".join(waiting))
         return Condition("gateway", True, f"{len(shards)} shard(s) ready")
 
+    @property
+    def ledger(self) -> Ledger:
+        return self.client.front.delivery.ledger
+
     def caught_up(self) -> Condition:
-        # One flag for all the process's shards until catch-up is kept per shard.
-        if self.client.front.caught_up.is_set():
-            return Condition("caught_up", True, "every open game's channel is read up to now")
-        return Condition("caught_up", False, "reading what was typed while the bot was away")
+        shards = self.shard_ids()
+        if shards is None:
+            return Condition("caught_up", False, "no shard has caught up yet (the shard count is not known)")
+        readiness = self.client.front.caught_up
+        reading = [shard for shard in shards if not readiness.shard_caught_up(shard)]
+        if reading:
+            which = ", ".join(str(shard) for shard in reading)
+            return Condition("caught_up", False, f"shard(s) {which} reading what was typed while away")
+        return Condition("caught_up", True, f"{len(shards)} shard(s) read up to now")
 
     def backlog(self) -> Condition:
-        waiting = self.client.front.outbox.waiting()
+        waiting = self.client.front.outbox.backlog()
         detail = f"{waiting} post(s) waiting (bound {self.backlog_max})"
         return Condition("delivery_backlog", waiting < self.backlog_max, detail)
 
     def held(self) -> Condition:
-        counted = self.client.front.delivery.held.by_reason()
-        total = sum(counted.values())
-        if not total:
+        holds = sorted(self.ledger.held.values(), key=lambda hold: hold.since)
+        if not holds:
             return Condition("held_channels", True, "no channel's posts are held")
-        reasons = ", ".join(f"{count} for {reason}" for reason, count in counted.items() if count)
-        return Condition("held_channels", False, f"{total} channel(s) held: {reasons}")
+        named = "; ".join(f"channel {hold.channel}: {hold.describe()}" for hold in holds[:HELD_NAMED])
+        more = f"; and {len(holds) - HELD_NAMED} more" if len(holds) > HELD_NAMED else ""
+        return Condition("held_channels", False, f"{len(holds)} channel(s) held — {named}{more}")
+
+    def held_by_reason(self) -> dict[str, int]:
+        counted = Tally(
+            hold_reason(hold.kind == TRANSIENT, hold.missing) for hold in self.ledger.held.values()
+        )
+        return {reason: counted.get(reason, 0) for reason in HOLD_REASONS}
+
+    def degraded_by_permission(self) -> dict[str, int]:
+        counted = Tally(permission for missing in self.ledger.degraded.values() for permission in missing)
+        return {label: counted.get(name, 0) for name, label in DEGRADED_PERMISSIONS.items()}
 
     def samples(self) -> Iterable[Metric]:
         client, watch = self.client, self.watch
+        readiness = client.front.caught_up
         shards = self.shard_ids() or ()
         ready = GaugeMetricFamily(
             "croupier_discord_shard_ready",
@@ -177,13 +160,14 @@ class DiscordHealth:
         guilds = GaugeMetricFamily("croupier_discord_guilds", "Guilds the shard serves", labels=["shard"])
         caught = GaugeMetricFamily(
             "croupier_discord_guilds_caught_up",
-            "Guilds of the shard whose open games' channels are read up to now",
+            "Guilds of the shard whose open games' channels are read up to now (all of them once the "
+            "shard's session caught up, else 0)",
             labels=["shard"],
         )
         per_shard: dict[int, int] = dict.fromkeys(shards, 0)
         for guild in client.guilds:
-            per_shard[guild.shard_id] = per_shard.get(guild.shard_id, 0) + 1
-        all_caught = client.front.caught_up.is_set()
+            shard = readiness.shard_of(guild.id)
+            per_shard[shard] = per_shard.get(shard, 0) + 1
         for shard in shards:
             label = [str(shard)]
             ready.add_metric(label, 1.0 if watch.state(shard)[0] == READY else 0.0)
@@ -191,22 +175,35 @@ class DiscordHealth:
             if info is not None and info.latency == info.latency and info.latency != float("inf"):
                 latency.add_metric(label, info.latency)
             guilds.add_metric(label, float(per_shard.get(shard, 0)))
-            caught.add_metric(label, float(per_shard.get(shard, 0)) if all_caught else 0.0)
+            caught.add_metric(
+                label, float(per_shard.get(shard, 0)) if readiness.shard_caught_up(shard) else 0.0
+            )
         yield from (ready, latency, guilds, caught)
         backlog = GaugeMetricFamily(
-            "croupier_delivery_backlog", "Posts waiting to go out (queued or being sent)"
+            "croupier_delivery_backlog", "Posts waiting to go out (queued or being sent, answers included)"
         )
-        backlog.add_metric([], float(client.front.outbox.waiting()))
+        backlog.add_metric([], float(client.front.outbox.backlog()))
         yield backlog
         held = GaugeMetricFamily(
-            "croupier_channels_held", "Channels whose posts are held back, by reason", labels=["reason"]
+            "croupier_channels_held",
+            "Channels whose posts are held back, by reason (the permission missing, or Discord failing)",
+            labels=["reason"],
         )
-        for reason, count in client.front.delivery.held.by_reason().items():
+        for reason, count in self.held_by_reason().items():
             held.add_metric([reason], float(count))
         yield held
+        degraded = GaugeMetricFamily(
+            "croupier_channels_degraded",
+            "Channels whose answers work around a missing permission (as text, or without reply references)",
+            labels=["permission"],
+        )
+        for permission, count in self.degraded_by_permission().items():
+            degraded.add_metric([permission], float(count))
+        yield degraded
         invalid = GaugeMetricFamily(
             "croupier_discord_invalid_requests_10m",
-            "Invalid requests in the last 10 minutes (Discord blocks the address at 10,000)",
+            "Invalid requests in the last 10 minutes, as the log's warnings count them (Discord blocks "
+            "the address at 10,000)",
         )
-        invalid.add_metric([], float(watch.invalid_last_10_minutes()))
+        invalid.add_metric([], float(self.ledger.invalid_recent()))
         yield invalid

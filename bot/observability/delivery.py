@@ -1,46 +1,35 @@
-"""The delivery vocabulary the Discord front end reports in: why a post failed, and which channels'
-posts are held back for a missing permission.
+"""The delivery as an operator sees it, in labels of a small fixed set.
 
-Failure classes (the ``class`` label of ``croupier_delivery_retries_total`` and
-``croupier_answers_undeliverable_total``):
+The Discord front end classifies every failure and holds channels itself (``bot.discord.failures``
+and ``bot.discord.holds``); this module only turns that into metrics:
 
-* ``transient`` — Discord's trouble (5xx), a rate limit (429), a timeout or a dropped connection:
-  it passes by itself;
-* ``permission`` — 403: the bot lacks a permission in the channel, which a moderator can grant;
-* ``permanent`` — anything Discord will never take (the channel is gone, the request is wrong).
-
-:class:`HeldChannels` is where the front end says a channel's posts are held and why (``reason``, one
-of :data:`HOLD_REASONS`), and when they flow again; readiness fails while any channel is held, and
-``croupier_channels_held`` counts them by reason.
+* :func:`retried` — a post (an edit, a thread closing) is tried again after a failure of its class:
+  ``transient`` (Discord's trouble, no answer) or ``permission`` (tried again when the channel is
+  released or probed); ``croupier_delivery_retries_total{class}``;
+* :func:`given_up` — a post is undeliverable: ``permanent`` (the place is gone, the bot is out of the
+  guild) or ``refused`` (a request Discord will never take); ``croupier_answers_undeliverable_total``;
+* :func:`hold_reason` — why a channel's posts are held, as the ``reason`` label of
+  ``croupier_channels_held``: the permission Discord's settings name (``send_messages`` …),
+  ``other_permission`` when Discord did not say which, ``discord_failing`` when Discord kept failing.
 """
 
 from __future__ import annotations
 
-from collections import Counter as Tally
-from collections.abc import Mapping
+from bot.observability.metrics import DELIVERY_RETRIES, RETRIED_CLASSES, UNDELIVERABLE, UNDELIVERABLE_CLASSES
 
-from bot.observability.metrics import DELIVERY_CLASSES, DELIVERY_RETRIES, UNDELIVERABLE
+DISCORD_FAILING = "discord_failing"
+OTHER_PERMISSION = "other_permission"
+# The permissions without which nothing can be posted (what a hold names), by Discord's names for them.
+_BLOCKING = {
+    "View Channel": "view_channel",
+    "Send Messages": "send_messages",
+    "Send Messages in Threads": "send_messages_in_threads",
+}
+HOLD_REASONS = (*_BLOCKING.values(), OTHER_PERMISSION, DISCORD_FAILING)
+DEGRADED_PERMISSIONS = {"Embed Links": "embed_links", "Read Message History": "read_message_history"}
 
-TRANSIENT, PERMISSION, PERMANENT = DELIVERY_CLASSES
-MISSING_PERMISSION = "missing_permission"
-MISSING_ACCESS = "missing_access"
-HOLD_REASONS = (MISSING_PERMISSION, MISSING_ACCESS)
-_MISSING_ACCESS_CODE = 50001  # Discord's JSON error code "Missing Access" (50013: Missing Permissions)
-
-_RETRIES = {name: DELIVERY_RETRIES.labels(name) for name in (TRANSIENT, PERMISSION)}
-_UNDELIVERABLE = {name: UNDELIVERABLE.labels(name) for name in DELIVERY_CLASSES}
-
-
-def failure_class(status: int | None) -> str:
-    """The class of a failed post by its HTTP status (None: no answer at all)."""
-    if status is None or status >= 500 or status == 429:
-        return TRANSIENT
-    return PERMISSION if status == 403 else PERMANENT
-
-
-def hold_reason(code: int | None) -> str:
-    """Why a 403 holds a channel, by Discord's error code."""
-    return MISSING_ACCESS if code == _MISSING_ACCESS_CODE else MISSING_PERMISSION
+_RETRIES = {name: DELIVERY_RETRIES.labels(name) for name in RETRIED_CLASSES}
+_UNDELIVERABLE = {name: UNDELIVERABLE.labels(name) for name in UNDELIVERABLE_CLASSES}
 
 
 def retried(failure: str) -> None:
@@ -48,32 +37,14 @@ def retried(failure: str) -> None:
     _RETRIES[failure].inc()
 
 
-def given_up(failure: str = PERMANENT) -> None:
-    """An answer will never be posted."""
+def given_up(failure: str) -> None:
+    """A post will never be made (its failure's class: permanent or refused)."""
     _UNDELIVERABLE[failure].inc()
 
 
-class HeldChannels:
-    """The channels whose posts are held back, and why (see the module docstring)."""
-
-    def __init__(self) -> None:
-        self._held: dict[int, str] = {}
-
-    def hold(self, channel_id: int, reason: str) -> None:
-        if reason not in HOLD_REASONS:
-            raise ValueError(f"unknown hold reason {reason!r}; known: {', '.join(HOLD_REASONS)}")
-        self._held[channel_id] = reason
-
-    def release(self, channel_id: int) -> None:
-        if self._held:
-            self._held.pop(channel_id, None)
-
-    def held(self) -> Mapping[int, str]:
-        return dict(self._held)
-
-    def by_reason(self) -> dict[str, int]:
-        counted = Tally(self._held.values())
-        return {reason: counted.get(reason, 0) for reason in HOLD_REASONS}
-
-    def __len__(self) -> int:
-        return len(self._held)
+def hold_reason(transient: bool, missing: str) -> str:
+    """The ``reason`` label of a hold: Discord kept failing (``transient``), or the permission it lacks
+    (``missing``, as Discord names it; "" when Discord did not say)."""
+    if transient:
+        return DISCORD_FAILING
+    return _BLOCKING.get(missing, OTHER_PERMISSION)

@@ -81,27 +81,36 @@ WRITE_UNITS = UNITS_OF_WORK.labels(mode="write")
 
 # --- delivery (the Discord front end) -------------------------------------------------------------------
 
-DELIVERY_CLASSES = ("transient", "permission", "permanent")
+# The classes of bot/discord/failures.py: which are tried again, which end as undeliverable.
+RETRIED_CLASSES = ("transient", "permission")
+UNDELIVERABLE_CLASSES = ("permanent", "refused")
 DELIVERY_RETRIES = Counter(
     "croupier_delivery_retries",
-    "Posts tried again after a failure that may pass, by class (transient: Discord's trouble, a rate "
-    "limit, no answer; permission: a permission a moderator can grant)",
+    "Posts tried again after a failure, by class (transient: Discord's trouble or no answer, tried "
+    "again with backoff; permission: tried again when the channel is released or probed)",
     ["class"],
 )
 UNDELIVERABLE = Counter(
     "croupier_answers_undeliverable",
-    "Answers given up for good (their channel is gone or refuses them for good)",
+    "Posts given up for good, by class (permanent: the channel or guild is gone; refused: a request "
+    "Discord will never take)",
     ["class"],
 )
-for _class in DELIVERY_CLASSES:
-    if _class != "permanent":
-        DELIVERY_RETRIES.labels(_class)
+for _class in RETRIED_CLASSES:
+    DELIVERY_RETRIES.labels(_class)
+for _class in UNDELIVERABLE_CLASSES:
     UNDELIVERABLE.labels(_class)
 
 # --- catching up, interactions, Discord's limits ----------------------------------------------------------
 
-CATCH_UP_RUNS = Counter("croupier_catch_up_runs", "Catch-ups after (re)connecting to the gateway")
-CATCH_UP_LINES = Counter("croupier_catch_up_lines", "Lines read from a channel's history while catching up")
+CATCH_UP_RUNS = Counter(
+    "croupier_catch_up_runs",
+    "Catch-ups of a shard's new session (its first, or after Discord invalidated the old one)",
+    ["shard"],
+)
+CATCH_UP_LINES = Counter(
+    "croupier_catch_up_lines", "Lines read from a channel's history while a shard caught up", ["shard"]
+)
 INTERACTION_KINDS = ("command", "component")
 INTERACTIONS_DEFERRED = Counter(
     "croupier_interactions_deferred",

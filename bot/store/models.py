@@ -206,6 +206,19 @@ class BotStateRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class ChannelReadRow(Base):
+    """How far a front end has read a game channel: its newest message handled with everything before
+    it handled too (migration 0009). A catch-up after a restart starts there, or after the channel's
+    last logged chat line if that is newer."""
+
+    __tablename__ = "channel_reads"
+
+    guild: Mapped[str] = mapped_column(ID, primary_key=True)
+    channel: Mapped[str] = mapped_column(ID, primary_key=True)
+    newest: Mapped[str] = mapped_column(ID)  # the front end's message id
+    noted_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 class CorrectionRow(Base):
     """A moderator's correction of a tournament, kept for the audit trail: an undone move, a points
     adjustment, a disqualification or a reinstatement. Rows are only ever added."""

@@ -159,13 +159,39 @@ class NewLogEntry:
 @dataclasses.dataclass(frozen=True)
 class CatchUpPoint:
     """Where to start reading a game channel's history after the bot was away: after its last logged
-    chat line (``after``, the front end's message id), else from when the game was opened."""
+    chat line (``after``, the front end's message id) or the newest line noted as read (``read``),
+    whichever is newer; else from when the game was opened."""
 
     guild: str
     channel: str
     game_id: int
     opened_at: datetime
     after: str | None = None  # the message id of the last chat line logged there, if any
+    read: str | None = None  # the newest message noted as read there (``uow.forum.note_reads``)
+
+
+@dataclasses.dataclass(frozen=True)
+class Overdue:
+    """An open game whose player to act let the turn deadline pass: what applying the timeout needs."""
+
+    game_id: int
+    version: int
+    guild: str
+    channel: str
+    home: str  # the channel of its tournament (a thread's parent)
+    to_act: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ThreadGame:
+    """An open game played in a thread of a home (a forum post, a text channel's thread): what the
+    home's own channel needs to point at it."""
+
+    game_id: int
+    kind: str
+    number: int
+    channel: str  # the game's thread
+    players: tuple[str, ...]  # the participant ids seated in it
 
 
 @dataclasses.dataclass(frozen=True)

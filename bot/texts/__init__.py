@@ -103,7 +103,7 @@ def render(
     if found is None:
         details = ", ".join(f"{k}={v}" for k, v in facts.items())
         return f"[{key}{': ' if details else ''}{details}]"
-    return fill(found[0], facts, found[1], name_of, commands)
+    return fill(found[0], facts, found[1], name_of, commands, scope)
 
 
 @lru_cache(maxsize=8192)
@@ -128,9 +128,10 @@ def fill(
     lang: str,
     name_of: Callable[[str], str] = str,
     commands: Mapping[str, str] | None = None,
+    scope: Scope | None = None,
 ) -> str:
     """One template of language ``lang`` filled in with ``facts`` (what :func:`render` does once it
-    has found the template)."""
+    has found the template); ``scope``: the game whose words ``{…:words_and:…}`` looks up."""
     shape = _shape(template)
     if shape.plain:
         return template
@@ -138,7 +139,7 @@ def fill(
     if shape.commands and "cmd" not in prepared:
         prepared["cmd"] = _Commands(commands or CONSOLE_COMMANDS)
     if shape.custom:
-        return _formatter(lang).vformat(template, (), prepared)
+        return _formatter(lang, scope).vformat(template, (), prepared)
     return template.format_map(prepared)  # the same result, without the pure-Python parser
 
 
@@ -302,11 +303,23 @@ def _elide(lang: str, value: Any, args: list[str]) -> str:
     return f"{word} {text}"
 
 
-def _word(lang: str, value: Any, args: list[str]) -> str:
-    """A code as the language says it: ``{scoring:word:scoring}`` → the shared catalogue's
-    ``scoring.sum`` ("Summe der Ergebnisse"); the code itself where the catalogue has no word."""
+def _word(lang: str, value: Any, args: list[str], scope: Scope | None = None) -> str:
+    """A code as the language says it: ``{scoring:word:scoring}`` → the catalogue's ``scoring.sum``
+    ("Summe der Ergebnisse"), the game's own over the shared one; the code itself where neither has a
+    word."""
     group = args[0] if args and args[0] else "word"
-    return catalogue(lang).get(f"{group}.{value}", str(value))
+    return catalogue(lang, scope).get(f"{group}.{value}", str(value))
+
+
+def _words_and(lang: str, value: Any, args: list[str], scope: Scope | None = None) -> str:
+    """A list of codes, each as the language says it, joined with "and": ``{modes:words_and:mode:none}``
+    → "Terminator, Zombie et jets mythiques" (the game's ``mode.<code>``); the second argument is what
+    an empty list says."""
+    group = args[0] if args and args[0] else "word"
+    items = [_word(lang, item, [group], scope) for item in _items(value)]
+    if not items:
+        return args[1] if len(args) > 1 else ""
+    return _joined(lang, items, _AND.get(lang, _AND["en"]))
 
 
 SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
@@ -322,7 +335,11 @@ SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
     "quoted_and": _list_spec(_AND, quoted=True),
     "elide": _elide,  # {player:elide:de} → "d'anna" / "de ben" (French)
     "or_each": _or_each,  # {victims:or_each:à} → "à anna ou à ben" (French repeats the preposition)
+}
+# Specs that say codes in words: they look them up in the catalogue of the game the sentence is about.
+SCOPED_SPECS: Mapping[str, Callable[[str, Any, list[str], Scope | None], str]] = {
     "word": _word,  # {scoring:word:scoring} → the catalogue's "scoring.sum" in the language
+    "words_and": _words_and,  # {modes:words_and:mode:keine} → each code as the game says it, with "und"
 }
 
 
@@ -345,34 +362,41 @@ def _shape(template: str) -> _Shape:
     except ValueError:
         custom = False
     else:
-        custom = any(spec and spec.split(":", 1)[0] in SPECS for _, _, spec, _ in parsed)
+        custom = any(
+            spec and spec.split(":", 1)[0] in (SPECS.keys() | SCOPED_SPECS.keys()) for _, _, spec, _ in parsed
+        )
     return _Shape(plain=False, custom=custom, commands="cmd" in template)
 
 
 class _Formatter(string.Formatter):
-    """str.format plus :data:`SPECS`, in one language."""
+    """str.format plus :data:`SPECS` and :data:`SCOPED_SPECS`, in one language (and, for the latter,
+    one game's catalogue)."""
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, scope: Scope | None = None) -> None:
         super().__init__()
         self.lang = lang
+        self.scope = scope
 
     def format_field(self, value: Any, format_spec: str) -> str:
         name, *args = format_spec.split(":")
+        scoped = SCOPED_SPECS.get(name)
         handler = SPECS.get(name)
-        if handler is None:
-            return str(super().format_field(value, format_spec))
         try:
-            return handler(self.lang, value, args)
+            if scoped is not None:
+                return scoped(self.lang, value, args, self.scope)
+            if handler is not None:
+                return handler(self.lang, value, args)
         except (TypeError, ValueError):  # a fact of the wrong kind: show it rather than fail
             return str(value)
+        return str(super().format_field(value, format_spec))
 
     def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
         return kwargs[key] if isinstance(key, str) else super().get_value(key, args, kwargs)
 
 
 @cache
-def _formatter(lang: str) -> _Formatter:
-    return _Formatter(lang)
+def _formatter(lang: str, scope: Scope | None = None) -> _Formatter:
+    return _Formatter(lang, scope)
 
 
 class _Commands(dict[str, str]):

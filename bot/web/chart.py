@@ -5,7 +5,7 @@ labels (so every name goes through the template's escaping). The drawing has a f
 scales to its container's width, so it stays readable on a phone; colours come from the stylesheet
 (``series-0`` … ``series-7``, repeated with a dash pattern beyond eight players). When moderators
 adjusted points, a last step "±" adds each player's adjustments, so every line ends at the total the
-table shows.
+table shows; the caption under the chart says what "±" stands for.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ class Chart:
     zero: float  # the y of the total 0
     left: int
     right: int  # x of the right edge of the plotting area
+    adjusted: bool = False  # the last step is the corrections' (labelled ADJUSTMENT_TICK, explained below)
 
     @property
     def empty(self) -> bool:
@@ -114,4 +115,4 @@ def chart_of(table: StandingsTable) -> Chart:
         if (i + 1) % every == 0 or i + 1 == rounds or every == 1
     )
     y_ticks = tuple(Tick(y(v), str(v)) for v in range(int(low), int(high) + 1, step))
-    return Chart(WIDTH, HEIGHT, tuple(series), x_ticks, y_ticks, y(0), LEFT, WIDTH - RIGHT)
+    return Chart(WIDTH, HEIGHT, tuple(series), x_ticks, y_ticks, y(0), LEFT, WIDTH - RIGHT, adjusted)

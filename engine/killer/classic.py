@@ -70,7 +70,7 @@ class Classic(Variant):
         """No Terminators in this text."""
         return False
 
-    def after_loss(self, player: Player, hp: int) -> tuple[Status, list[Event]]:
+    def after_loss(self, state: KillerState, player: Player, hp: int) -> tuple[Status, list[Event]]:
         """K6-E1: below 0 a player is out at once."""
         if player.status == "alive" and hp < 0:
             return "dead", [ev.Eliminated(player.id, hp)]

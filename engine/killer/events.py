@@ -312,6 +312,15 @@ class Passed(KillerEvent):
 
 
 @dataclasses.dataclass(frozen=True)
+class RollOnTable(KillerEvent):
+    """The roll waiting for a keep, said again where no move just rolled it (after an undo)."""
+
+    player: str
+    roll: tuple[int, ...]
+    kept: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class KeepAsked(KillerEvent):
     """The roll on the table waits for a keep; ``example`` is a keep of this roll ("6 5")."""
 
@@ -388,8 +397,34 @@ class AgainAsked(KillerEvent):
 
 @dataclasses.dataclass(frozen=True)
 class Dying(KillerEvent):
+    """Below 0, within a regeneration of 0: the next turn decides (K5-D1)."""
+
     player: str
     hp: int
+
+
+@dataclasses.dataclass(frozen=True)
+class DyingMythicRescue(KillerEvent):
+    """Below 0 by one more than a regeneration can win back: only a mythic +1 on the next turn's first
+    roll, then a regeneration of 6, can still save the player; else the suicide attack (K5-D1, K5-M1)."""
+
+    player: str
+    hp: int
+    low: int
+    high: int
+
+
+@dataclasses.dataclass(frozen=True)
+class DyingBeyondRescue(KillerEvent):
+    """Below 0 by more than any regeneration can win back (at most ``most`` PDV): the next turn can only
+    bring a suicide attack — a score below ``low`` or above ``high`` (K5-D1). Said when a player falls
+    that low, and when a dying player is pushed there."""
+
+    player: str
+    hp: int
+    most: int
+    low: int
+    high: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -429,6 +464,13 @@ class ZombieRolled(KillerEvent):
 class RoseAsZombie(KillerEvent):
     player: str
     hp: int
+
+
+@dataclasses.dataclass(frozen=True)
+class StillDead(KillerEvent):
+    """The zombie die showed less than 5: the player stays dead until their next turn (K5-Z1)."""
+
+    player: str
 
 
 @dataclasses.dataclass(frozen=True)

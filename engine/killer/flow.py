@@ -151,8 +151,8 @@ def _revive(state: KillerState, dice: DiceSource) -> Result:
     if risen:
         state = state.replace_player(dataclasses.replace(state.player(player_id), status="zombie", hp=1))
     state, after = end_turn(state)
-    risen_event: list[Event] = [ev.RoseAsZombie(player_id, 1)] if risen else []
-    return state, [ev.ZombieRolled(player_id, face, risen), *risen_event, *after]
+    outcome: Event = ev.RoseAsZombie(player_id, 1) if risen else ev.StillDead(player_id)
+    return state, [ev.ZombieRolled(player_id, face, risen), outcome, *after]
 
 
 def choose_direction(state: KillerState, side: Side) -> Result:

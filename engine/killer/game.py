@@ -39,9 +39,9 @@ from engine.killer import choices, flow, odds, signup, snapshot, words
 from engine.killer.advice import advice, auto_keep, goal
 from engine.killer.classic import Classic
 from engine.killer.commands import Advice, Attack, Auto, Direction, Keep, KeepAll, Pass
-from engine.killer.events import TimedOut
+from engine.killer.events import RollOnTable, TimedOut
 from engine.killer.names import resolve
-from engine.killer.prompts import prompt
+from engine.killer.prompts import prompt, targets
 from engine.killer.rules import MAX_DICE, MIN_DICE, MODES
 from engine.killer.state import KillerState, Turn
 from engine.killer.variant import Variant
@@ -56,6 +56,7 @@ EXPECTING: Mapping[str, str] = {
     "target": "killer_expect_target",
     "again": "killer_expect_again",
 }
+EXPECTING_BARE_ATTACK = "killer_expect_bare_attack"  # a target step with nobody left to attack
 
 
 class _KillerGame:
@@ -131,7 +132,7 @@ class _KillerGame:
             new, events = _timeout(state, turn)
             return _settled(new, [TimedOut(turn.player, turn.step), *events], dice)
         if not isinstance(command, state.variant.accepts.get(turn.step, ())):
-            raise IllegalCommand(EXPECTING[turn.step], player=turn.player, value=turn.value)
+            raise IllegalCommand(_expecting(state, turn), player=turn.player, value=turn.value)
         new, events = _perform(state, turn, command)
         return _settled(new, events, dice)
 
@@ -177,6 +178,14 @@ class _KillerGame:
     def choices(self, state: KillerState) -> Sequence[Choice]:
         return choices.choices(state)
 
+    def prompt(self, state: KillerState) -> Sequence[Event]:
+        """The keep, side, target or attack-or-pass the player to act is asked for — a keep with the
+        roll on the table first, since no move of this answer rolled it."""
+        turn = state.turn
+        if state.over or turn is None or turn.due or turn.step not in ("setup", "keep"):
+            return prompt(state)
+        return [RollOnTable(turn.player, turn.roll, turn.kept), *prompt(state)]
+
     def highlights(
         self, before: KillerState, after: KillerState, events: Sequence[Event]
     ) -> Sequence[Highlight]:
@@ -195,6 +204,15 @@ class _KillerGame:
         """The ``croupier replay`` contract: statuses, PDV, Terminator levels, winner, finished."""
         players = {p.id: {"status": p.status, "hp": p.hp, "terminator": p.terminator} for p in state.players}
         return {"players": players, "winner": state.winner, "finished": state.over}
+
+
+def _expecting(state: KillerState, turn: Turn) -> str:
+    """The refusal code that names what the waiting step expects: with nobody left to attack (every
+    opponent dead or immune), that is the bare ``attaque`` — not ``attaque NOM``, which no name would
+    complete."""
+    if turn.step == "target" and state.variant.self_attack and not targets(state, turn):
+        return EXPECTING_BARE_ATTACK
+    return EXPECTING[turn.step]
 
 
 def _not_your_turn(turn: Turn, actor: str) -> NotYourTurn:

@@ -18,7 +18,7 @@ def lose(state: KillerState, player_id: str, amount: int) -> tuple[KillerState, 
     """Take ``amount`` PDV; the variant says what that does to the player's status."""
     player = state.player(player_id)
     hp = player.hp - amount
-    status, events = state.variant.after_loss(player, hp)
+    status, events = state.variant.after_loss(state, player, hp)
     return state.replace_player(dataclasses.replace(player, hp=hp, status=status)), events
 
 

@@ -53,6 +53,7 @@ def targets(state: KillerState, turn: Turn) -> tuple[str, ...]:
 
 
 def keep_example(roll: tuple[int, ...]) -> str:
-    """A keep of this roll for the prompt: its two highest dice ("6 5"), one when only two are left."""
-    highest = sorted(roll, reverse=True)
-    return " ".join(str(face) for face in highest[: 2 if len(highest) > 2 else 1])
+    """A keep of this roll to show the words with: its first dice as rolled ("3 2"), one when only two
+    are left. Deliberately not a choice: the two highest read as the croupier's advice even when the
+    player aims low; ``conseil`` gives the best keep."""
+    return " ".join(str(face) for face in roll[: 2 if len(roll) > 2 else 1])

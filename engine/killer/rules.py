@@ -19,6 +19,7 @@ MIN_DICE = 3  # fewer is "impossible" in the text: the targets would overlap (K5
 MAX_DICE = 10  # the project's bound: keeps the exact odds cheap and the chat readable
 DEFAULT_DICE = 5
 MODES = ("terminator", "zombie", "mythic")
+REGENERATION_MOST = 6  # a regeneration is one die (K5-O1)
 
 Side = Literal["low", "high"]
 
@@ -45,6 +46,24 @@ class Rules:
     @property
     def modes(self) -> tuple[str, ...]:
         return tuple(mode for mode in MODES if getattr(self, mode))
+
+    @property
+    def rescue(self) -> int:
+        """The most PDV a dying player's deciding turn can win back (K5-D1): one regeneration die, and
+        a mythic +1 on its first roll when that mode is on (K5-M1). Below minus this, only the suicide
+        attack is left."""
+        return REGENERATION_MOST + (1 if self.mythic else 0)
+
+
+Rescue = Literal["regeneration", "mythic", "none"]
+
+
+def rescue(rules: Rules, hp: int) -> Rescue:
+    """What can still save a player at ``hp`` below 0 on their deciding turn (K5-D1, K5-M1): a
+    regeneration, only a mythic +1 followed by the best regeneration, or nothing."""
+    if hp >= -REGENERATION_MOST:
+        return "regeneration"
+    return "mythic" if hp >= -rules.rescue else "none"
 
 
 @dataclasses.dataclass(frozen=True)

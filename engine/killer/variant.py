@@ -20,7 +20,7 @@ from engine.killer.commands import Attack, Auto, Direction, Keep, KeepAll
 from engine.killer.flow import Result, current_turn, end_turn, finish, roll, with_turn
 from engine.killer.health import lose
 from engine.killer.odds import Goal
-from engine.killer.rules import Rules, judge, rules_from_options
+from engine.killer.rules import Rules, judge, rescue, rules_from_options
 from engine.killer.state import KillerState, Player, Status, Step
 
 _KEEPING: tuple[type[Command], ...] = (Keep, KeepAll, Auto)
@@ -56,10 +56,19 @@ class Variant:
         """K5-T1: a Terminator of level k shrugs off attacks of 1 … k, never a 6."""
         return value < 6 and value <= player.terminator
 
-    def after_loss(self, player: Player, hp: int) -> tuple[Status, list[Event]]:
-        """K5-D1: below 0 a living player is dying; K5-Z1: a zombie at 0 or less is dust again."""
+    def after_loss(self, state: KillerState, player: Player, hp: int) -> tuple[Status, list[Event]]:
+        """K5-D1: below 0 a living player is dying; K5-Z1: a zombie at 0 or less is dust again.
+
+        What can still save a dying player is said when they fall, and again when a loss pushes them
+        past what a regeneration can win back — except on their own deciding turn, which ends their
+        fate anyway (K5-D1).
+        """
         if player.status == "alive" and hp < 0:
-            return "dying", [ev.Dying(player.id, hp)]
+            return "dying", [_dying(state.rules, player.id, hp)]
+        if player.status == "dying" and not _deciding(state, player.id):
+            now = rescue(state.rules, hp)
+            if now != rescue(state.rules, player.hp):
+                return "dying", [_dying(state.rules, player.id, hp)]
         if player.status == "zombie" and hp <= 0:
             return "dead", [ev.TurnedToDust(player.id, hp)]
         return player.status, []
@@ -135,3 +144,18 @@ class Variant:
         if len(left) == 1 and left[0].status == "alive":
             return finish(state, left[0].id)
         return None
+
+
+def _dying(rules: Rules, player_id: str, hp: int) -> Event:
+    """The announcement of a dying player at ``hp``: what their next turn can still do (K5-D1)."""
+    can = rescue(rules, hp)
+    if can == "regeneration":
+        return ev.Dying(player_id, hp)
+    if can == "mythic":
+        return ev.DyingMythicRescue(player_id, hp, rules.low, rules.high)
+    return ev.DyingBeyondRescue(player_id, hp, rules.rescue, rules.low, rules.high)
+
+
+def _deciding(state: KillerState, player_id: str) -> bool:
+    turn = state.turn
+    return turn is not None and turn.player == player_id and turn.deciding

@@ -190,6 +190,25 @@ class MoveAsked(V6Event):
 
 
 @dataclasses.dataclass(frozen=True)
+class VictimAsked(V6Event):
+    """The Spiel waits on a robbery's victim (a robbing 1, a Beefmaker, a Sekante): said again when the
+    game is shown without the move that asked (after an undo)."""
+
+    player: str
+    amount: int
+    victims: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class DecisionAsked(V6Event):
+    """The Spiel waits on a joker's question (Anaconda, Rattenlord, Monokel): its answers, said again
+    when the game is shown without the move that asked (after an undo)."""
+
+    player: str
+    valid: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class RobberyOffered(V6Event):
     player: str
     source: str  # "eins", "Beefmaker", "Senigmas Sekante"

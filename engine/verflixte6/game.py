@@ -10,11 +10,11 @@ from engine.dice import DiceSource
 from engine.errors import CroupierError, InvalidCommand
 from engine.game import Candidates, Choice, Command, Event, Highlight, Line, OptionSpec, Seat
 from engine.game import Result as GameResult
-from engine.verflixte6 import choices, rules, words
+from engine.verflixte6 import choices, prompts, rules, words
 from engine.verflixte6 import state as snapshot
 from engine.verflixte6.events import V6Event
 from engine.verflixte6.highlights import enabled_jokers, joker_highlights, joker_overview
-from engine.verflixte6.jokers import registry
+from engine.verflixte6.jokers import kaelteschutz, registry
 from engine.verflixte6.misread import misread
 from engine.verflixte6.options import parse_options
 from engine.verflixte6.state import (
@@ -101,6 +101,10 @@ class Verflixte6:
         """Buttons for the participant to act: each sends forum words the game accepts right now."""
         return choices.choices(state)
 
+    def prompt(self, state: Durchgang) -> Sequence[Event]:
+        """The Jungfrau called up, the words valid in a running Spiel, or its open question."""
+        return prompts.prompt(state)
+
     def highlights(self, before: Durchgang, after: Durchgang, events: Sequence[Event]) -> Sequence[Highlight]:
         """The jokers a player chose, or brings into the Spiel at the Freiwurf: one card per player."""
         return joker_highlights(after, events)
@@ -132,13 +136,18 @@ GAME = Verflixte6()
 
 
 def _details(participant: Participant) -> tuple[tuple[str, Any], ...]:
+    """The jokers in hand; the Kälteschutz with its uses left (its n-th use decides what a die costs,
+    V6-J1); the valve's level and Fumo while they last."""
     spiel = participant.spiel
     if spiel is None or participant.role not in (JUNGFRAU, PLAYING):
         return ()
     details: list[tuple[str, Any]] = []
     in_hand = tuple(name for name in spiel.jokers if name not in spiel.used)
-    if in_hand:
-        details.append(("jokers", in_hand))
+    others = tuple(name for name in in_hand if name != kaelteschutz.NAME)
+    if others:
+        details.append(("jokers", others))
+    if kaelteschutz.NAME in in_hand:
+        details.append(("cold", (kaelteschutz.MAX_USES - spiel.cold_uses, kaelteschutz.MAX_USES)))
     if participant.role == PLAYING and spiel.valve is not None:
         details.append(("valve", spiel.valve))
     if participant.role == PLAYING and spiel.fumo:

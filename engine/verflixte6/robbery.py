@@ -15,7 +15,7 @@ from engine.verflixte6 import events as ev
 from engine.verflixte6 import players
 from engine.verflixte6.answers import VALID, VICTIM
 from engine.verflixte6.commands import Rob
-from engine.verflixte6.state import JUNGFRAU, PRINZESSIN, Durchgang, Pending
+from engine.verflixte6.state import JUNGFRAU, PRINZESSIN, ZOMBIE, Durchgang, Participant, Pending
 
 if TYPE_CHECKING:
     from engine.game import Command
@@ -69,9 +69,20 @@ def choose(step: Step, command: Command, exclude: Sequence[str] = ()) -> str | N
     if victim == step.subject:
         raise IllegalCommand("rob_self", victims=list(victims))
     if victim not in victims:
-        role = step.get(victim).role
-        raise IllegalCommand("not_eligible", target=victim, role=role, victims=list(victims))
+        raise _not_robbable(step.get(victim), victim in exclude, victims)
     return victim
+
+
+def _not_robbable(victim: Participant, excluded: bool, victims: Sequence[str]) -> IllegalCommand:
+    """Why ``victim`` cannot be robbed, with the rule's reason: a Zombie is out ("Leichenfleddern ist
+    verboten", V6-N5); a Beefmaker hits each participant once per Durchgang (V6-J11); anyone else not
+    robbable is playing their Spiel right now (V6-R1)."""
+    facts = {"target": victim.id, "role": victim.role, "victims": list(victims)}
+    if victim.role == ZOMBIE:
+        return IllegalCommand("rob_zombie", **facts)
+    if excluded:
+        return IllegalCommand("rob_beefmaker_twice", **facts)
+    return IllegalCommand("rob_playing", **facts)
 
 
 def answer(step: Step, pending: Pending, command: Command) -> None:

@@ -51,10 +51,10 @@ def can_act(state: Durchgang, pid: str) -> bool:
 
 def require_turn(state: Durchgang, pid: str) -> Participant:
     """The participant ``pid``, when they may make a move of their Spiel now; else the refusal any
-    such move gets (not signed up, Spiel over, not started, not their turn)."""
+    such move gets (not signed up — with how to join —, Spiel over, not started, not their turn)."""
     participant = find(state, pid)
-    if participant is None:
-        raise NotYourTurn("not_signed_up", player=to_act(state))
+    if participant is None:  # a spectator: told how to join, which is open while the Durchgang is
+        raise NotYourTurn("join_first", player=to_act(state))
     if participant.role in (PRINZESSIN, ZOMBIE, DID_NOT_PLAY):
         raise IllegalCommand("spiel_over", player=participant.id, role=participant.role)
     if waiting_for_start(state):

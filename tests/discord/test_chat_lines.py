@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.croupier import NOTHING_OPEN_EVERY
 from tests.discord.helpers import Table, asked, refusal, says, story
 
 
@@ -27,7 +28,7 @@ async def answered(table: Table, message_id: int) -> bool:
             "anna",
             "weiter mit Joker Rattenlrd",
             "error.unknown_joker",
-            {"name": "Rattenlrd", "suggestions": ["Rattenlord", "Hirtenschutz"]},
+            {"name": "Rattenlrd", "suggestions": ["Rattenlord"]},
         ),
     ],
     ids=["V6-S4-not-your-turn", "V6-S7-stopp-before-freiwurf", "V6-J-unknown-joker-suggestion"],
@@ -64,3 +65,30 @@ async def test_chatter_is_not_answered_with_or_without_a_game(table: Table) -> N
         assert story(thrown) == [says("v6.freiwurf", player="Anna", face=2, total=2), asked("Anna")]
         assert not await answered(table, before_game)
         assert not await answered(table, chatter)
+
+
+async def test_a_game_word_with_no_game_open_is_told_once_who_opens_one(table: Table) -> None:
+    """ "weiter" where no Durchgang is open: that none is and who opens one, the command clickable —
+    once per player and a few minutes (a chat that keeps typing it is not flooded)."""
+    p = table.people
+    async with table.running():
+        told = await table.said(p.anna, "weiter")
+        assert told.content == table.refusal("error.nothing_open")
+        assert "</durchgang oeffnen:" in told.content  # the command as a clickable mention
+        again = await table.say(p.anna, "weiter")
+        other = await table.said(p.ben, "weiter")  # another player is told too
+        assert other.content == told.content
+        table.clock.now += NOTHING_OPEN_EVERY
+        later = await table.said(p.anna, "weiter")  # a few minutes on, once more
+        assert later.content == told.content
+        assert not await answered(table, again)
+
+
+async def test_a_spectator_s_move_is_told_how_to_join(table: Table) -> None:
+    p = table.people
+    async with table.running():
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        await table.slash_message(p.anna, "mitmachen")
+        refused = await table.said(p.ben, "weiter")
+        assert refused.content == table.refusal("error.join_first", player="Anna")
+        assert "</mitmachen:" in refused.content

@@ -71,7 +71,10 @@ def freiwurf(face: int) -> Callable[[BotMessage], bool]:
 async def test_a_move_whose_answer_failed_is_shown_once_posting_works_again(
     quick: Table, status: int
 ) -> None:
+    """A 500 is retried with backoff; a 403 holds the channel until the probe (shortened here) finds
+    the post goes through again."""
     table, p = quick, quick.people
+    table.options = dataclasses.replace(table.options, hold_probe_seconds=0.1)
     table.dice.will_roll(4)
     async with table.running():
         await opened(table)

@@ -374,10 +374,32 @@ async def test_without_create_public_threads_the_moderator_is_told_and_nothing_o
         assert uow.games.open_in(str(text)) is None
 
 
+async def test_without_send_messages_in_a_forum_the_moderator_is_told_that_permission(table: Table) -> None:
+    """A forum post needs Send Messages (Discord ignores Create Public Threads there): the moderator is
+    told that permission, not the ones a text channel's thread needs, and nothing opens."""
+    emu, p = table.emu, table.people
+    no_posts = perms.Overwrite(emu.bot_id, perms.MEMBER_OVERWRITE, deny=perms.SEND_MESSAGES)
+    forum = await emu.add_channel(p.guild, "durchgaenge", type=FORUM, overwrites=[no_posts])
+    lobby = await emu.post_in_forum(forum, p.moni, "Turnierleitung", "Hier eröffnet die Spielleitung.")
+    async with table.running():
+        sent = await emu.slash_command(
+            p.guild, lobby, p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen"
+        )
+        answers = await emu.wait_for_answers(sent, lambda a: any(m.ephemeral for m in a.messages))
+        (told,) = [m for m in answers.messages if m.ephemeral]
+        assert told.content == drawn("discord.thread.cannot_post")
+        assert [t["id"] for t in emu.threads_in(forum)] == [str(lobby)]
+    with table.store.transaction(read_only=True) as uow:
+        assert uow.games.open_in(str(lobby)) is None
+
+
 async def test_an_opening_whose_live_table_failed_is_drawn_once_posting_works(hall: Hall) -> None:
     p, emu = hall.table.people, hall.emu
     hall.table.options = dataclasses.replace(
-        hall.table.options, retry_start_seconds=0.05, acknowledge_after_seconds=0.05
+        hall.table.options,
+        retry_start_seconds=0.05,
+        acknowledge_after_seconds=0.05,
+        hold_probe_seconds=0.1,  # refused: held until the probe tries again (an hour in production)
     )
     async with hall.table.running():
         refusing = emu.fail_requests(operation="update_message", status=403, times=2)

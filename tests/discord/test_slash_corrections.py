@@ -11,7 +11,7 @@ from bot.corrections import MAX_ADJUSTMENT, MAX_REASON, when
 from bot.discord.translator import valid_name
 from bot.texts import signed
 from tests.conftest import BACKENDS
-from tests.discord.helpers import Table, note, refusal, row, says, story, table_rows
+from tests.discord.helpers import Table, asked, note, refusal, row, says, story, table_rows
 
 LOCALES = {"de": "de", "en-US": "en", "en-GB": "en", "fr": "fr"}
 
@@ -49,7 +49,7 @@ async def test_V6_S3_an_undo_restores_the_points_and_the_next_roll_is_a_new_die(
             p.moni, "korrektur", {"grund": "Versehen"}, subcommand="rueckgaengig"
         )
         facts = {"player": "Anna", "move": "weiter", "reason": "Versehen", "moderator": "Moni", "dice": [5]}
-        assert story(undone) == [says("common.undone_dice", **facts)]
+        assert story(undone) == [says("common.undone_dice", **facts), asked("Anna")]  # and whose turn
         assert row("Anna", "playing", 3, to_act=True) in table_rows(undone)
         again = await table.said(p.anna, "weiter")
         assert story(again)[0] == says("v6.thrown", player="Anna", face=2, total=5)  # not the voided 5
@@ -187,3 +187,38 @@ async def test_the_corrections_have_german_english_and_french_names(table: Table
     assert reason["max_length"] == MAX_REASON
     points = next(o for o in parts[2]["options"] if o["name"] == "punkte")
     assert (points["min_value"], points["max_value"]) == (-MAX_ADJUSTMENT, MAX_ADJUSTMENT)
+
+
+async def test_a_player_who_left_the_server_can_still_be_penalised(table: Table) -> None:
+    """Discord sends a player who left as a user without a member: the penalty goes through all the
+    same, publicly, and counts in the standings."""
+    p = table.people
+    async with table.running():
+        await closed_durchgang(table)
+        await table.emu.remove_member(p.guild, p.ben)
+        adjusted = await table.slash_message(
+            p.moni, "korrektur", {"spieler": p.ben, "punkte": -3, "grund": "Verlassen"}, subcommand="punkte"
+        )
+        facts = {"name": "Ben", "points": signed(-3), "reason": "Verlassen", "moderator": "Moni"}
+        assert adjusted.embeds[0]["description"] == says(
+            "common.adjusted", game=None, tournament="Turnier", **facts
+        )
+        disqualified = await table.slash_message(
+            p.moni, "korrektur", {"spieler": p.ben, "grund": "Verlassen"}, subcommand="disqualifizieren"
+        )
+        assert disqualified.embeds
+    assert corrections(table) == 2
+
+
+async def test_a_user_who_never_played_here_is_refused_with_a_reason_not_an_error(table: Table) -> None:
+    p = table.people
+    stranger = await table.emu.add_member(p.guild, "zoe", nick="Zoe")
+    async with table.running():
+        await closed_durchgang(table)
+        await table.emu.remove_member(p.guild, stranger)
+        _, response = await table.slash(
+            p.moni, "korrektur", {"spieler": stranger, "punkte": 2, "grund": "Bonus"}, subcommand="punkte"
+        )
+        assert response.ephemeral
+        assert note(response) == refusal("error.correction_unknown_player", game=None, name=str(stranger))
+    assert corrections(table) == 0

@@ -8,11 +8,12 @@ import dataclasses
 from typing import Any
 
 import discord
+import pytest
 from discord import app_commands
 
 from bot.discord.command_sync import state_key
 from tests.discord.helpers import Table, slash_name, story
-from tests.discord_emulator import RecordedRequest, running_client
+from tests.discord_emulator import RecordedRequest, UsageError, running_client
 
 COMMANDS_ROUTE = "/applications/{app_id}/guilds/{guild_id}/commands"
 
@@ -131,3 +132,17 @@ async def test_with_several_guilds_commands_are_named_plainly(table: Table) -> N
         text = "\n".join(story(opened))
         assert "</" not in text
         assert slash_name("de", "mitmachen") in text
+
+
+async def test_every_command_is_for_servers_only_said_as_discord_asks_now(table: Table) -> None:
+    """Globally registered commands say where they can be used with ``contexts`` (servers only),
+    not only with the deprecated ``dm_permission``: in a direct message Discord offers none of them."""
+    table.options = dataclasses.replace(table.options, guild_ids=())
+    async with table.running():
+        synced = table.emu.synced_commands(None)
+        assert {c["name"] for c in synced} >= {"durchgang", "korrektur", "joker", "mitmachen"}
+        assert all(c["contexts"] == [0] for c in synced), [(c["name"], c["contexts"]) for c in synced]
+        dm = table.emu.dm_channel_sync(table.people.anna)
+        for name in ("durchgang", "korrektur", "mitmachen"):
+            with pytest.raises(UsageError, match="direct messages"):
+                await table.emu.slash_command(None, dm, table.people.anna, name)

@@ -44,3 +44,33 @@ async def test_an_expired_interaction_is_answered_in_the_channel(table: Table) -
     record = await table.game()
     assert record is not None
     assert [seat.player for seat in record.participants] == [str(p.anna)]
+
+
+async def test_a_move_whose_defer_lost_its_answer_is_answered_by_the_same_process(table: Table) -> None:
+    """The defer reached Discord but its answer never came back (a dropped connection): the answer's
+    own response is then refused as already acknowledged — by this process's defer, not another
+    process — so this process edits the deferred original; nothing waits for a restart."""
+    p, emu = table.people, table.emu
+    slow = SlowStore(table.store.engine, table.store._url, table.store.defaults)
+    croupier = Croupier(store=slow, dice_factory=table.dice.factory, clock=table.clock)
+    async with table.running(croupier), shut_down_after(slow):
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        slow.gate = asyncio.Event()
+        lost = emu.fail_requests(operation="create_interaction_response", then="lose")
+        sent = await emu.slash_command(p.guild, p.channel, p.anna, "mitmachen")
+        response = await emu.wait_for_response(sent, timeout=4)
+        assert response.deferred  # Discord took the defer …
+        assert lost.spent  # … and the bot never heard so
+        slow.gate.set()
+        answers = await emu.wait_for_answers(sent, lambda a: bool(a.edits), timeout=10)
+        (answer,) = answers.edits
+        assert answer.message_id == response.message_id  # the deferred "thinking…" became the answer
+        assert says("v6.joined", name="Anna", position=1) in story(answer)
+        assert not [m for m in emu.bot_messages if m.via == "channel" and m.channel_id == p.channel]
+        async with asyncio.timeout(5):
+            while True:
+                with table.store.transaction(read_only=True) as uow:
+                    entry = uow.log.find(f"interaction:{sent.id}")
+                if entry is not None and entry.delivery == "delivered":
+                    break
+                await asyncio.sleep(0.02)

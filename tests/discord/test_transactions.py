@@ -154,3 +154,21 @@ async def test_a_line_the_channel_s_game_does_not_read_is_one_read_without_the_w
             one_transaction(trips, mark)
             assert modes[mark] in ("IMMEDIATE", "")
             assert trips.pings == 0
+
+
+async def test_the_hint_that_no_game_is_open_writes_nothing(table: Table) -> None:
+    """ "weiter" with no game open is answered once per player and a few minutes: each such line is
+    one read, the hint included; who was told is remembered without a write."""
+    p = table.people
+    engine = table.store.engine
+    async with table.running():
+        with counted(engine) as trips, begun(engine) as modes:
+            mark = trips.mark
+            told = await table.said(p.anna, "weiter")
+            assert told.content == table.refusal("error.nothing_open")
+            await table.say(p.anna, "weiter")  # not answered again
+            await table.said(p.ben, "weiter")
+            assert len(trips.since(mark)) == 3, [t.statements for t in trips.since(mark)]
+            for index in range(mark, mark + 3):
+                only_reads(trips, modes, index)
+            assert trips.pings == 0

@@ -6,7 +6,12 @@ then act as users (`send_message`, `slash_command`, `click`, `post_in_forum`, `s
 the bot did (`next_message`, `wait_for_response`, `answers`, `requests`, `gateway_log`). Threads and forums:
 threads.py; the interaction clock (3 s to acknowledge, 15 min of token): `interaction_window`,
 `token_lifetime`; injected REST failures: `fail_requests` (faults.py) with `quick_retries` (fixtures.py);
-enforced nonces: a channel post repeating a nonce of the last minutes is answered with the message made.
+enforced nonces: a channel post repeating a nonce of the last minutes is answered with the message made;
+the bot's permissions per channel (`set_overwrites`): a post needs Send Messages (in threads Send Messages
+in Threads), a reply Read Message History (else 403 160002), embeds Embed Links (dropped from a post with
+text, an embed-only post refused, an edit's embeds ignored) — interaction answers need none of them; a
+followup right after a deferred response edits that response (rest.py cites the docs for each);
+`remove_bot` kicks the bot from a guild.
 Every REST request is checked against Discord's OpenAPI description (conformance.py, spec/README.md).
 """
 

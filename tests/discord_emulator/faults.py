@@ -5,6 +5,7 @@
     emu.fail_requests(method="POST", route="/channels/{channel_id}/messages", status=429, retry_after=0.05)
     emu.fail_requests(channel=thread_id, status=403)
     emu.fail_requests(operation="create_interaction_response", hang=1.0, then="process")
+    emu.fail_requests(operation="create_interaction_response", then="lose")  # done, its answer lost
 
 A failure answers before the emulator does anything (nothing is created), except a hang with then="process",
 which does the work late, like a request whose answer was lost. discord.py retries 500/502/504 itself (five
@@ -54,13 +55,15 @@ class Fault:
     code: int | None = None
     message: str | None = None
     hang: float | None = None  # seconds to hold the request (math.inf: until released or the emulator stops)
-    then: str = "drop"  # after a hang: "drop" the connection, "fail" with `status`, or "process" it late
+    # after a hang: "drop" the connection, "fail" with `status`, or "process" it late; "lose" (with or
+    # without a hang): do the work at once and close the connection instead of answering
+    then: str = "drop"
     hits: list[RecordedRequest] = field(default_factory=list)
     _released: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     def __post_init__(self) -> None:
-        if self.then not in ("drop", "fail", "process"):
-            raise ValueError(f"then must be drop, fail or process, not {self.then!r}")
+        if self.then not in ("drop", "fail", "process", "lose"):
+            raise ValueError(f"then must be drop, fail, process or lose, not {self.then!r}")
         if self.method is not None:
             self.method = self.method.upper()
 
@@ -73,6 +76,8 @@ class Fault:
         return self.times <= 0
 
     def describe(self) -> str:
+        if self.then == "lose":
+            return f"done, its answer lost{f' after {self.hang}s' if self.hang is not None else ''}"
         if self.hang is not None:
             return f"hang {self.hang}s then {self.then}" + (f" {self.status}" if self.then == "fail" else "")
         return f"status {self.status}" + (f" retry_after {self.retry_after}" if self.status == 429 else "")

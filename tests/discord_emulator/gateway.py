@@ -1,7 +1,19 @@
 """The gateway side: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME with replay, zlib-stream.
 
 One `Session` per successful IDENTIFY (it survives its websocket so a client can RESUME it and receive what
-was dispatched while it was away); one `Connection` per websocket.
+was dispatched while it was away); one `Connection` per websocket. Each shard identifies a session of its
+own and gets only its guilds' events, so Discord can invalidate one shard's session while the others
+stay connected (`invalidate_shard`).
+
+Discord's documentation followed here:
+- https://discord.com/developers/docs/events/gateway#resuming — "If successful, the Gateway will send the
+  missed events in order, finishing with a Resumed event" (`_resume`); a session that cannot be resumed
+  gets Invalid Session with `d` false and must identify again.
+- https://discord.com/developers/docs/events/gateway-events#invalid-session — op 9, `d`: whether the
+  session may be resumed.
+- https://discord.com/developers/docs/events/gateway#sharding — a shard is its own gateway connection
+  identified with `shard: [shard_id, num_shards]`; a guild's events go to shard
+  `(guild_id >> 22) % num_shards` only.
 """
 
 from __future__ import annotations
@@ -143,6 +155,9 @@ class Gateway:
         self.connections: set[Connection] = set()
         self.records: Journal[GatewayRecord] = Journal("gateway")
         self.unreachable = False  # an outage: see cut_off()
+        # Cleared by a test to hold RESUMEs until it set it again (a reconnect that takes a while).
+        self.resumes_open = asyncio.Event()
+        self.resumes_open.set()
 
     async def _record(self, kind: str, conn: Connection | None, data: Any = None) -> None:
         session = conn.session if conn else None
@@ -276,6 +291,7 @@ class Gateway:
                 await session.dispatch_locked("GUILD_CREATE", guild)
 
     async def _resume(self, conn: Connection, data: dict[str, Any]) -> None:
+        await self.resumes_open.wait()
         session = self.sessions.get(str(data.get("session_id")))
         seq = data.get("seq") or 0
         valid = (
@@ -363,9 +379,20 @@ class Gateway:
 
     async def invalidate_sessions(self) -> int:
         """Forget every session: connected clients get INVALID_SESSION and must IDENTIFY again."""
+        return await self._invalidate(lambda session: True)
+
+    async def invalidate_shard(self, shard_id: int) -> int:
+        """Forget the sessions of one shard only (Discord invalidates sessions one by one, e.g. when a
+        shard's connection could not resume in time): its connection gets INVALID_SESSION (d false) and
+        must IDENTIFY again; the other shards' sessions stay connected and keep their events. Events of
+        the shard's guilds meanwhile reach nobody, and no RESUME replays them."""
+        return await self._invalidate(lambda session: session.shard[0] == shard_id)
+
+    async def _invalidate(self, which: Callable[[Session], bool]) -> int:
         for session in self.sessions.values():
-            session.resumable = False
-        live = [c for c in self.connections if c.session is not None]
+            if which(session):
+                session.resumable = False
+        live = [c for c in self.connections if c.session is not None and which(c.session)]
         for conn in live:
             await self._record("invalid_session", conn, {"forced": True})
             await conn.send_json({"op": INVALID_SESSION, "d": False, "s": None, "t": None})

@@ -81,6 +81,9 @@ UNKNOWN_INTERACTION = (404, 10062, "Unknown interaction")
 UNKNOWN_COMMAND = (404, 10063, "Unknown application command")
 MISSING_ACCESS = (403, 50001, "Missing Access")
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
+EMPTY_MESSAGE = (400, 50006, "Cannot send an empty message")
+# https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes
+REPLY_WITHOUT_HISTORY = (403, 160002, "Cannot reply without permission to read message history")
 
 
 def fail(error: tuple[int, int, str]) -> ApiError:
@@ -229,7 +232,9 @@ class RestApi:
             if fault is not None:
                 if fault.hang is not None:
                     await self.emu.faults.hold(fault)
-                if fault.hang is None or fault.then == "fail":
+                if fault.then == "lose":
+                    pass  # done below as usual; only its answer is lost on the way back
+                elif fault.hang is None or fault.then == "fail":
                     injected = fault.response()
                 elif fault.then == "drop":
                     injected = web.Response(status=499)  # never sent: the connection is closed instead
@@ -260,7 +265,7 @@ class RestApi:
         if fault is not None:
             fault.hits.append(recorded)
         await self.emu.requests.append(recorded)
-        if fault is not None and fault.hang is not None and fault.then == "drop":
+        if fault is not None and (fault.then == "lose" or (fault.hang is not None and fault.then == "drop")):
             if request.transport is not None:
                 request.transport.close()  # the client sees the connection die without an answer
             return web.Response(status=499)
@@ -481,8 +486,11 @@ class RestApi:
     async def list_messages(self, call: Call) -> tuple[int, Any]:
         """Discord's paging: at most `limit` (1-100, default 50) messages, always newest first — the newest
         ones (before `before`), the oldest ones after `after`, or those around `around` (itself included);
-        only one of before/after/around at a time."""
-        channel = self._channel(call, needed=perms.VIEW_CHANNEL | perms.READ_MESSAGE_HISTORY)
+        only one of before/after/around at a time. Without Read Message History the list is empty, not
+        refused (https://discord.com/developers/docs/resources/message#get-channel-messages: "If the
+        current user is missing the READ_MESSAGE_HISTORY permission in the channel, then no messages
+        will be returned")."""
+        channel = self._channel(call)
         limit = int(float(call.query.get("limit", 50)))
         if not 1 <= limit <= 100:
             raise invalid_form(
@@ -507,6 +515,10 @@ class RestApi:
             for i in self.world.channel_messages.get(channel.id, [])
             if not self.world.messages[i].deleted and not self.world.messages[i].ephemeral
         )
+        if channel.type != DM and not self.world.can(
+            channel.guild_id, self.emu.bot_id, channel.id, perms.READ_MESSAGE_HISTORY
+        ):
+            ids = []
         if "after" in call.query:
             after = int(call.query["after"])
             page = [i for i in ids if i > after][:limit]
@@ -533,13 +545,68 @@ class RestApi:
         if channel.type in THREAD_ONLY_TYPES:
             raise fail(NOT_A_TEXT_CHANNEL)  # a forum takes posts (threads), not messages
         if channel.thread is not None and channel.thread.archived:
-            raise fail(THREAD_ARCHIVED)
+            # Discord unarchives a thread a message is sent into, unless it is locked (see threads.py)
+            if channel.thread.locked:
+                raise fail(THREAD_ARCHIVED)
+            await self.emu.threads.update(channel, by=self.emu.bot_id, archived=False)
+        body = self._as_permitted(channel, body, call.files)
         reference = self._reference(channel, body.get("message_reference"))
         earlier = self._same_nonce(channel, body)
         if earlier is not None:  # Discord answers a repeated nonce with the message it already made
             return 200, copy.deepcopy(earlier.payload)
         stored = await self.create_bot_message(channel, body, call.files, via="channel", reference=reference)
         return 200, copy.deepcopy(stored.payload)
+
+    def _as_permitted(
+        self, channel: Channel, body: dict[str, Any], files: tuple[UploadedFile, ...]
+    ) -> dict[str, Any]:
+        """What a channel post may carry with the bot's permissions there (a DM allows everything).
+
+        - A reply needs Read Message History: without it Discord refuses the post with 403 160002
+          (https://discord.com/developers/docs/resources/message#create-message, "Limitations": "When
+          creating a message as a reply to another message, the current user must have the
+          READ_MESSAGE_HISTORY permission"; the code: .../topics/opcodes-and-status-codes#json).
+        - Embeds need Embed Links (https://discord.com/developers/docs/topics/permissions, EMBED_LINKS):
+          without it Discord drops the embeds of a post that has anything else to show, and refuses a
+          post of embeds alone with 403 50013 Missing Permissions — as reported against the API in
+          https://github.com/discord/discord-api-docs/issues/2601 (the docs say nothing more). Interaction
+          responses and followups are not affected (changelog of 29 June 2022, "Changes to Bot Permissions
+          for Interactions and Webhooks": ATTACH_FILES and EMBED_LINKS are not checked there)."""
+        if channel.type == DM or channel.guild_id is None:
+            return body
+        granted = self.world.permissions(channel.guild_id, self.emu.bot_id, channel.id)
+        reference = body.get("message_reference")
+        replying = isinstance(reference, dict) and reference.get("message_id") is not None
+        if replying and int(reference.get("type") or 0) == 0 and not granted & perms.READ_MESSAGE_HISTORY:
+            raise fail(REPLY_WITHOUT_HISTORY)
+        if body.get("embeds") and not granted & perms.EMBED_LINKS:
+            content = body.get("content")
+            rest = (
+                (isinstance(content, str) and content.strip())
+                or body.get("components")
+                or body.get("sticker_ids")
+                or body.get("poll")
+                or files
+            )
+            if not rest:
+                raise fail(MISSING_PERMISSIONS)
+            return {**body, "embeds": []}
+        return body
+
+    def _editable(self, stored: StoredMessage, body: dict[str, Any]) -> dict[str, Any]:
+        """An edit's embeds need Embed Links too: without it Discord ignores them — the message keeps the
+        embeds it had — and an edit that carried nothing else is refused as empty (400 50006), as
+        reported in https://github.com/discord/discord-api-docs/issues/2601 and issues/5648 (the
+        permission: https://discord.com/developers/docs/topics/permissions, EMBED_LINKS)."""
+        if stored.guild_id is None or "embeds" not in body:
+            return body
+        if self.world.can(stored.guild_id, self.emu.bot_id, stored.channel_id, perms.EMBED_LINKS):
+            return body
+        rest = {key: value for key, value in body.items() if key != "embeds"}
+        shown = ("content", "components", "attachments")
+        if body.get("embeds") and not any(rest.get(key) is not None for key in shown):
+            raise fail(EMPTY_MESSAGE)
+        return rest
 
     def _same_nonce(self, channel: Channel, body: dict[str, Any]) -> StoredMessage | None:
         """With ``enforce_nonce``, the bot's message of the last few minutes in this channel with the same
@@ -579,7 +646,9 @@ class RestApi:
         stored = self._message(call, channel)
         if stored.author_id != self.emu.bot_id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        body = call.body if isinstance(call.body, dict) else {}
+        if channel.thread is not None and channel.thread.archived:
+            raise fail(THREAD_ARCHIVED)  # no message of an archived thread is edited (see threads.py)
+        body = self._editable(stored, call.body if isinstance(call.body, dict) else {})
         await self.edit_bot_message(stored, body, call.files, via="channel_edit")
         return 200, copy.deepcopy(stored.payload)
 
@@ -1064,12 +1133,35 @@ class RestApi:
         if state.response is None or state.response.type in (AUTOCOMPLETE_RESULT, MODAL):
             raise fail(UNKNOWN_WEBHOOK)
         body = call.body if isinstance(call.body, dict) else {}
+        original = self._still_loading(state)
+        if original is not None:  # the deprecated way: the followup is the deferred answer itself
+            edit = {key: value for key, value in body.items() if key != "flags"}
+            await self.edit_bot_message(
+                original, edit, call.files, via="followup_edit", answering=state.sent.id
+            )
+            return (200, copy.deepcopy(original.payload)) if call.flag("wait") else (204, None)
         channel = self.world.channels[state.sent.channel_id]
         message = await self.create_bot_message(channel, body, call.files, via="followup", interaction=state)
         state.followup_ids.append(message.id)
         if not call.flag("wait"):
             return 204, None
         return 200, copy.deepcopy(message.payload)
+
+    def _still_loading(self, state: InteractionState) -> StoredMessage | None:
+        """The deferred "thinking…" message of a DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE response nothing has
+        answered yet: a followup then edits it instead of making a new message, and its ephemeral flag is
+        ignored — the message keeps the privacy the defer chose
+        (https://discord.com/developers/docs/interactions/receiving-and-responding#create-followup-message:
+        "When using this endpoint directly after responding to an interaction with
+        DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, this endpoint will function as Edit Original Interaction
+        Response … The ephemeral flag will be ignored")."""
+        response = state.response
+        if response is None or response.type != DEFERRED_CHANNEL_MESSAGE or state.original_message_id is None:
+            return None
+        original = self.world.messages.get(state.original_message_id)
+        if original is None or original.deleted or not int(original.payload.get("flags") or 0) & LOADING:
+            return None
+        return original
 
     def _webhook_message(self, call: Call) -> tuple[InteractionState, StoredMessage]:
         state = self._interaction_by_token(call)

@@ -78,6 +78,8 @@ RESUME_PATH = "/gateway-resume"
 APP_FLAG_PRESENCE_LIMITED = 1 << 13
 APP_FLAG_MEMBERS_LIMITED = 1 << 15
 APP_FLAG_CONTENT_LIMITED = 1 << 19
+BOT_DM = 1  # the interaction context of a direct message with the bot
+ACTIVE_THREAD_LIMIT = 1000  # a guild's active threads at most (Discord documents the cap, not its size)
 
 
 def _token_for(bot_id: int) -> str:
@@ -120,6 +122,7 @@ class DiscordEmulator:
         self.interaction_window = interaction_window  # seconds a bot has to answer an interaction
         self.token_lifetime = token_lifetime  # seconds its token then works for followups and edits
         self.interaction_clock: Callable[[], float] = time.monotonic
+        self.active_thread_limit = ACTIVE_THREAD_LIMIT  # active threads a guild may have (threads.py)
         self.faults = Faults()
         self.spec = conformance.load_spec()
         self.spec_violations: list[conformance.SpecViolation] = []
@@ -253,11 +256,16 @@ class DiscordEmulator:
         parent_id: int | None = None,
         overwrites: Iterable[perms.Overwrite] = (),
         tags: Iterable[str] = (),
+        moderated_tags: Iterable[str] = (),
         require_tag: bool = False,
         default_auto_archive_duration: int | None = None,
     ) -> int:
         """A guild channel: text (default), voice, category, announcement, or a forum (`type=FORUM`, with
-        `tags` — their ids via `tag_id` — and `require_tag`)."""
+        `tags` — their ids via `tag_id` —, those of them only moderators may apply, and `require_tag`)."""
+        moderated = set(moderated_tags)
+        tags = list(tags)
+        if moderated - set(tags):
+            raise UsageError(f"moderated tags {sorted(moderated - set(tags))} are not among the tags")
         guild = self.world.guild(guild_id)
         if parent_id is not None and self.world.channel(parent_id).type != CATEGORY:
             raise UsageError(f"channel {parent_id} is not a category")
@@ -276,7 +284,9 @@ class DiscordEmulator:
             overwrites=list(overwrites),
             flags=REQUIRE_TAG if require_tag else 0,
             default_auto_archive_duration=default_auto_archive_duration,
-            available_tags=[{"id": self.snowflakes.next(), "name": t} for t in tags],
+            available_tags=[
+                {"id": self.snowflakes.next(), "name": t, "moderated": t in moderated} for t in tags
+            ],
         )
         self.world.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
@@ -372,6 +382,27 @@ class DiscordEmulator:
         data = payloads.member(self.world, member)
         data["guild_id"] = str(guild_id)
         await self.gateway.dispatch("GUILD_MEMBER_UPDATE", data, guild_id=guild_id, intent=GUILD_MEMBERS)
+
+    async def remove_bot(self, guild_id: int) -> None:
+        """The bot is kicked from the guild: its sessions get GUILD_DELETE without ``unavailable`` ("If
+        the unavailable field is not set, the user was removed from the guild",
+        https://discord.com/developers/docs/events/gateway-events#guild-delete), and from then on every
+        request about the guild's channels is refused with 50001 Missing Access."""
+        guild = self.world.guild(guild_id)
+        await self.gateway.dispatch("GUILD_DELETE", {"id": str(guild_id)}, guild_id=guild_id, intent=GUILDS)
+        guild.members.pop(self.bot_id, None)
+
+    async def remove_member(self, guild_id: int, user_id: int) -> None:
+        """The member leaves the guild (or is kicked): the user stays a Discord user, so an interaction
+        option naming them resolves to a user without a member object — "resolved ... members: partial
+        member objects" exist only for members
+        (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-resolved-data-structure)."""
+        guild = self.world.guild(guild_id)
+        if user_id not in guild.members:
+            raise UsageError(f"user {user_id} is not a member of guild {guild_id}")
+        del guild.members[user_id]
+        data = {"guild_id": str(guild_id), "user": payloads.user(self.world.user(user_id))}
+        await self.gateway.dispatch("GUILD_MEMBER_REMOVE", data, guild_id=guild_id, intent=GUILD_MEMBERS)
 
     def dm_channel_sync(self, user_id: int) -> int:
         """The direct-message channel between the bot and a user (created on first use, as Discord does)."""
@@ -666,6 +697,13 @@ class DiscordEmulator:
         self, command: dict[str, Any], guild_id: int | None, channel_id: int, user_id: int
     ) -> None:
         if guild_id is None:
+            # https://discord.com/developers/docs/interactions/application-commands#interaction-contexts:
+            # `contexts` says where a global command can be used (0 guild, 1 bot DM, 2 private channel);
+            # the deprecated `dm_permission` counts only when a command has no `contexts`.
+            contexts = command.get("contexts")
+            in_dms = BOT_DM in contexts if contexts is not None else command.get("dm_permission", True)
+            if not in_dms:
+                raise UsageError(f"/{command['name']} cannot be used in direct messages")
             return
         granted = self.world.permissions(guild_id, user_id, channel_id)
         if not granted & perms.VIEW_CHANNEL:
@@ -993,6 +1031,11 @@ class DiscordEmulator:
         """INVALID_SESSION (not resumable) to everyone: clients must IDENTIFY again."""
         return await self.gateway.invalidate_sessions()
 
+    async def invalidate_shard(self, shard_id: int) -> int:
+        """INVALID_SESSION (not resumable) to one shard's session only; the other shards stay connected
+        (see `Gateway.invalidate_shard`)."""
+        return await self.gateway.invalidate_shard(shard_id)
+
     @property
     def gateway_log(self) -> Journal[GatewayRecord]:
         return self.gateway.records
@@ -1114,7 +1157,8 @@ class DiscordEmulator:
         """The next `times` requests that match (spec operationId, method, spec path template, channel —
         all given must match) fail with `status` (403 Missing Permissions, 500, 502/503/504 from the edge,
         429 with `retry_after`) or, with `hang` seconds (math.inf: until `fault.release()`), get no answer
-        and then `then`: "drop" the connection, "fail" with `status`, or "process" late. Returns the rule;
+        and then `then`: "drop" the connection, "fail" with `status`, or "process" late; `then="lose"`
+        does the work at once and closes the connection instead of answering. Returns the rule;
         `fault.hits` lists the requests it answered."""
         return self.faults.add(
             Fault(

@@ -4,9 +4,22 @@ delete, join; thread members; archived and active thread lists; channel permissi
 
 Rules follow Discord's documentation: a thread has its parent's permissions (a private one is seen only by its
 members and the thread moderators); sending in a thread needs SEND_MESSAGES_IN_THREADS; an archived thread
-takes no messages (50083) and no changes except being unarchived, which a locked one allows only to
-MANAGE_THREADS; locking needs MANAGE_THREADS; a thread started from a message has that message's id, and a
-forum post's first message has the thread's id.
+takes no changes except being unarchived, which a locked one allows only to MANAGE_THREADS; a message sent
+into an archived thread unarchives it unless it is locked (then 50083), and no message in an archived
+thread can be edited (50083); locking needs MANAGE_THREADS; a thread started from a message has that
+message's id, and a forum post's first message has the thread's id; a guild has at most
+`DiscordEmulator.active_thread_limit` active threads (160006 beyond); a moderated forum tag is applied only
+with MANAGE_THREADS (40066 otherwise).
+
+- https://discord.com/developers/docs/topics/threads#active-archived-threads — "Users cannot edit messages
+  … in archived threads"; "Sending a message will automatically unarchive the thread, unless the thread
+  has been locked by a moderator"; "guilds are capped at a certain number of active threads".
+- https://discord.com/developers/docs/resources/channel#forum-tag-object — `moderated`: "whether this tag
+  can only be added to or removed from threads by a member with the MANAGE_THREADS permission".
+- https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes — 40066 "There
+  are no tags available that can be set by non-moderators", 40067 "A tag is required to create a forum
+  post in this channel", 50083 "Operation cannot be performed on an archived thread", 160006 "Maximum
+  number of active threads reached".
 """
 
 from __future__ import annotations
@@ -47,6 +60,8 @@ WRONG_CHANNEL_TYPE = (400, 50024, "Cannot execute action on this channel type")
 NOT_A_TEXT_CHANNEL = (400, 50008, "Cannot send messages in a non-text channel")
 THREAD_EXISTS = (400, 160004, "A thread has already been created for this message")
 TAG_REQUIRED = (400, 40067, "A tag is required to create a forum post in this channel")
+TAG_MODERATED = (400, 40066, "There are no tags available that can be set by non-moderators")
+TOO_MANY_THREADS = (400, 160006, "Maximum number of active threads reached")
 
 
 def now() -> datetime:
@@ -315,15 +330,30 @@ class ThreadRoutes:
         return channel
 
     def _tags(self, parent: Channel, raw: Any) -> list[int]:
-        from .rest import invalid_form
+        from .rest import fail, invalid_form
 
         tags = [int(t) for t in raw or []]
-        known = {int(t["id"]) for t in parent.available_tags}
+        known = {int(t["id"]): t for t in parent.available_tags}
         if any(t not in known for t in tags):
             raise invalid_form(
                 {"applied_tags": {"_errors": [{"code": "TAG_UNKNOWN", "message": "Unknown tag"}]}}
             )
+        moderated = any(known[t].get("moderated") for t in tags)
+        if moderated and not self._granted(parent) & perms.MANAGE_THREADS:
+            raise fail(TAG_MODERATED)  # a moderator-only tag, applied by the bot that is none
         return tags
+
+    def _room_for_a_thread(self, guild_id: int) -> None:
+        from .rest import fail
+
+        guild = self.world.guild(guild_id)
+        active = sum(
+            1
+            for t in guild.thread_ids
+            if (thread := self.world.channels[t].thread) is not None and not thread.archived
+        )
+        if active >= self.emu.active_thread_limit:
+            raise fail(TOO_MANY_THREADS)
 
     def _response(self, thread: Channel) -> dict[str, Any]:
         return payloads.thread(self.world, thread, viewer_id=self.emu.bot_id)
@@ -356,6 +386,8 @@ class ThreadRoutes:
             tags = self._tags(parent, body.get("applied_tags"))
             if parent.flags & REQUIRE_TAG and not tags:
                 raise fail(TAG_REQUIRED)
+            assert parent.guild_id is not None
+            self._room_for_a_thread(parent.guild_id)
             self.rest._validate(message, call.files, creating=True)
             thread = await self.threads.create(
                 parent,
@@ -380,6 +412,8 @@ class ThreadRoutes:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         create = perms.CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else perms.CREATE_PUBLIC_THREADS
         self._require(parent, perms.VIEW_CHANNEL | create)
+        assert parent.guild_id is not None
+        self._room_for_a_thread(parent.guild_id)
         thread = await self.threads.create(
             parent,
             self.emu.bot_id,
@@ -403,6 +437,8 @@ class ThreadRoutes:
         if source.id in self.world.channels:
             raise fail(THREAD_EXISTS)
         self._require(parent, perms.CREATE_PUBLIC_THREADS)
+        assert parent.guild_id is not None
+        self._room_for_a_thread(parent.guild_id)
         body = call.body if isinstance(call.body, dict) else {}
         thread = await self.threads.create(
             parent,

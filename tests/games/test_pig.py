@@ -102,7 +102,9 @@ async def test_pig_is_played_in_the_console_and_counts_in_the_standings(
         says("pig.held", player="anna", banked=10, total=20),
         says("pig.won", player="anna", total=20),
     ]
-    assert (await say("anna: roll")) == (True, "")  # the game is over: "roll" is chit-chat in the channel now
+    over = await say("anna: roll")  # the game is over: no game is open, and who opens one (once a while)
+    assert over == (False, says("error.nothing_open"))
+    assert (await say("anna: roll")) == (True, "")  # said once: then "roll" is chit-chat again
 
     standings = (await say("mod: /standings"))[1]
     assert "| 1 | anna | 20 | 20 |" in standings

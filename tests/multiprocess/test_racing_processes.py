@@ -24,7 +24,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.store import Store
-from tests.discord.helpers import refusal, says, story, title
+from tests.discord.helpers import refusal, says, story, synced_ids, title
 from tests.discord_emulator import BotMessage, DiscordEmulator, SentInteraction
 from tests.multiprocess.deliveries import sessions_by_event
 from tests.multiprocess.door import DoorCall, made_by
@@ -95,7 +95,8 @@ async def test_two_processes_receiving_every_event_apply_each_command_once(
         assert len(replies) == 1, message_id
         assert len(made_by(doors, replies[0])) == 1
     # The refused line: judged once (the refusal is recorded), so answered once, by one process.
-    assert refusals[0].content == refusal("error.not_signed_up")
+    synced = synced_ids(emu, room.guild)  # the refusal names /mitmachen as the synced command's mention
+    assert refusals[0].content == refusal("error.join_first", synced=synced)
     assert len(made_by(doors, refusals[0])) == 1
     assert sum(_references(m, refused) for m in answers) == 1
     # Slash commands: one accepted callback each; the other two attempts were refused by "Discord" as

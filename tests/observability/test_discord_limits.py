@@ -1,11 +1,13 @@
 """Discord's limits as the bot's HTTP session meets them: every 429 by its scope, and the requests that
 count against the invalid request limit — 401, 403 and 429, but not a 429 of the shared scope
 (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans) —
-over a sliding window of ten minutes. A small HTTP server answers as Discord would; the session
-carries the client's trace, as discord.py's does."""
+over a sliding window of ten minutes, one count for the counters, the delivery ledger and the log's
+warnings. A small HTTP server answers as Discord would; the session carries the client's trace
+(``bot.discord.failures.invalid_request_trace``), as discord.py's does."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -13,6 +15,7 @@ import pytest
 from aiohttp import web
 from prometheus_client import REGISTRY
 
+from bot.discord.failures import Ledger, invalid_request_trace
 from bot.discord.watch import GatewayWatch
 
 ANSWERS = {
@@ -55,11 +58,11 @@ def _count(name: str, **labels: str) -> float:
 
 async def test_429s_by_scope_and_invalid_requests_over_ten_minutes(discord_like: str) -> None:
     now = [1000.0]
-    watch = GatewayWatch(clock=lambda: now[0])
+    ledger = Ledger(clock=lambda: now[0])
     names = [("croupier_discord_rate_limited_total", {"scope": s}) for s in ("user", "global", "shared")]
     names += [("croupier_discord_invalid_requests_total", {"status": s}) for s in ("401", "403", "429")]
     before = {(name, tuple(labels.items())): _count(name, **labels) for name, labels in names}
-    async with aiohttp.ClientSession(trace_configs=[watch.http_trace]) as session:
+    async with aiohttp.ClientSession(trace_configs=[invalid_request_trace(ledger)]) as session:
         for path in ("/shared", "/user", "/global", "/forbidden", "/unauthorized", "/fine", "/gone", "/user"):
             async with session.get(f"{discord_like}{path}") as answer:
                 await answer.read()
@@ -72,11 +75,28 @@ async def test_429s_by_scope_and_invalid_requests_over_ten_minutes(discord_like:
         ("croupier_discord_invalid_requests_total", (("status", "403"),)): 1,
         ("croupier_discord_invalid_requests_total", (("status", "429"),)): 3,  # the shared one not
     }
-    assert watch.invalid_last_10_minutes() == 5
+    assert ledger.invalid_recent() == 5
     now[0] += 599
-    assert watch.invalid_last_10_minutes() == 5
+    assert ledger.invalid_recent() == 5
     now[0] += 2  # ten minutes and a second later, they no longer count
-    assert watch.invalid_last_10_minutes() == 0
+    assert ledger.invalid_recent() == 0
+
+
+async def test_the_log_s_warnings_and_the_10_minute_figure_are_one_count(
+    discord_like: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    ledger = Ledger()
+    before = _count("croupier_discord_invalid_requests_total", status="403")
+    with caplog.at_level(logging.WARNING, logger="bot.discord.failures"):
+        async with aiohttp.ClientSession(trace_configs=[invalid_request_trace(ledger)]) as session:
+            for _ in range(100):
+                async with session.get(f"{discord_like}/forbidden") as answer:
+                    await answer.read()
+    warnings = [r.getMessage() for r in caplog.records if "invalid requests" in r.getMessage()]
+    assert len(warnings) == 1  # one line as the figure passes 100
+    assert warnings[0].startswith("100 invalid requests (401/403/429) in the last 10 minutes")
+    assert ledger.invalid_recent() == 100  # what croupier_discord_invalid_requests_10m shows
+    assert _count("croupier_discord_invalid_requests_total", status="403") - before == 100
 
 
 def test_shard_states_follow_the_gateway_events() -> None:

@@ -12,8 +12,9 @@ import pytest
 from PIL import Image
 
 from bot.discord import front as front_module
-from bot.discord.embeds import DESCRIPTION_MAX, standings_embed
+from bot.discord.embeds import standings_embeds
 from bot.discord.front import RECENT_IDS, Front, Recent
+from bot.discord.limits import fits, messages
 from bot.discord.outbox import QUEUE_MAX, Outbox
 from bot.discord.standings_image import standings_png
 from bot.exports import StandingsRow, StandingsTable
@@ -96,12 +97,16 @@ def test_the_standings_picture_has_a_bounded_size() -> None:
     assert height <= 2_000
 
 
-def test_the_standings_text_fits_one_embed_however_many_rounds() -> None:
-    embed = standings_embed(_tournament(rounds=400, players=500), "de")
-    assert len(embed.description or "") <= DESCRIPTION_MAX
-    assert len(embed) <= 6_000
-    lines = (embed.description or "").strip("`\n").splitlines()
-    assert len(lines) > 10  # still a useful table, not just the header
+def test_the_standings_text_fits_discords_limits_however_many_rounds_and_players() -> None:
+    embeds = standings_embeds(_tournament(rounds=400, players=500), "de")
+    pages = messages(embeds)
+    assert all(fits(page) for page in pages)  # every message within Discord's limits …
+    rows = [
+        line
+        for embed in embeds
+        for line in (embed.description or "").strip("`\n").splitlines()[1:]  # … each page with its header
+    ]
+    assert len(rows) == 500  # … and every player on one of them: nothing cut
 
 
 def test_the_open_game_hints_are_bounded_and_keep_the_newest_channels() -> None:
@@ -143,7 +148,7 @@ async def test_a_channels_outbox_is_bounded_and_sends_what_it_took_in_order() ->
 
     taken = [outbox.put(7, post(7, n)) for n in range(QUEUE_MAX + 100)]
     assert taken == [True] * QUEUE_MAX + [False] * 100  # the rest refused: their answers stay pending
-    assert len(outbox._queues[7]) == QUEUE_MAX
+    assert outbox.waiting(7) == QUEUE_MAX
     assert outbox.put(8, post(8, 0))  # another channel is not held up by a full one
     await outbox.idle()
     assert [n for channel, n in sent if channel == 7] == list(range(QUEUE_MAX))

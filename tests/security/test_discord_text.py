@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from bot.discord import escape
 from bot.discord.commands import DiscordSpelling
-from bot.discord.embeds import refusal_content, standings_cells, standings_embed
+from bot.discord.embeds import refusal_content, standings_cells, standings_embeds
 from bot.exports import StandingsRow, StandingsTable
 from bot.replies import Reply
 from tests.discord.helpers import Table, asked, refusal, row, says, story, table_rows
@@ -120,7 +120,7 @@ def test_the_standings_show_names_literally() -> None:
         for i, name in enumerate(["Anna\n9  Fake  999", "```x```", NICK])
     )
     table = StandingsTable(tournament=CUP, scoring="sum", durchgaenge=(1,), rows=rows)
-    embed = standings_embed(table, "de")
+    (embed,) = standings_embeds(table, "de")
     assert embed.title == says("discord.standings_title", game=None, name=escape.name(CUP))
     assert unescaped(embed.title or "") == []
     _, cells = standings_cells(table, "de")

@@ -6,12 +6,14 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import update
 
 from bot.croupier import Croupier, seed_from_text
 from bot.rendering import Narrator
 from bot.replies import Reply
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
+from bot.store.repositories.tables import log_t
 from bot.texts import render
 from engine.dice import derive_die
 from engine.game import Close, Join, Leave, Skip, Start
@@ -76,7 +78,7 @@ async def test_chit_chat_is_silent_and_writes_nothing(store: Store) -> None:
             "anna",
             "weiter mit Joker Rattenlrd",
             "unknown_joker",
-            {"name": "Rattenlrd", "suggestions": ["Rattenlord", "Hirtenschutz"]},
+            {"name": "Rattenlrd", "suggestions": ["Rattenlord"]},
         ),
         ("anna", "raube ben", "no_decision_pending", {"valid": ["Joker: A, B, C", "weiter"]}),
     ],
@@ -186,6 +188,34 @@ async def test_verify_rederives_the_dice_and_catches_tampering(store: Store) -> 
     assert game.dice_used == len(faces) > 0
 
 
+async def test_verify_numbers_a_tampered_die_as_the_readme_s_recipe_and_names_its_move(store: Store) -> None:
+    """Die i of game g is HMAC(seed, "g:i"), counting from 0 (README, "Checking the dice"): the report
+    of a tampered die uses that very number, and says which move rolled it."""
+    croupier = Croupier(store=store, seed_source=seed_from_text("verify-numbering"))
+    table = Table(croupier)
+    await table.open()
+    await table.do("anna", Join("Anna"))
+    await table.say("anna", "weiter")  # the Freiwurf: die 0
+    await table.say("anna", "stopp")
+    await table.do("ben", Join("Ben"))
+    await table.say("ben", "weiter")  # ben's Freiwurf: die 1
+    await table.do(MODERATOR, Close())
+    with store.transaction() as uow:
+        (game,) = uow.games.list_closed()
+        entries = [entry for entry in uow.log.of_game(game.id) if entry.dice]
+    assert [(entry.dice_from, entry.text) for entry in entries][:2] == [(0, "weiter"), (1, "weiter")]
+    tampered = derive_die(game.seed, game.id, 1) % 6 + 1  # any other face
+    with store.engine.begin() as connection:
+        connection.execute(update(log_t).where(log_t.c.id == entries[1].id).values(dice=[tampered]))
+    (report,) = await croupier.verify()
+    assert report.key == "verify_mismatch"
+    assert report.facts["index"] == 1  # not 2: the README's "g:1"
+    assert (report.facts["move"], report.facts["name"]) == ("weiter", "Ben")
+    line = croupier.report_line(report, "en")
+    assert "die 1 (the move “weiter” by Ben)" in line
+    assert f"the log has {tampered}, the seed gives {derive_die(game.seed, game.id, 1)}" in line
+
+
 async def test_settings_change_the_reply_language(store: Store) -> None:
     table = Table(Croupier(store=store, dice_factory=scripted([2])))
     refused = await table.croupier.change_settings(table.msg("anna"), {"language": "en"})
@@ -202,10 +232,10 @@ async def test_settings_change_the_reply_language(store: Store) -> None:
     assert not refused_en.ok
     assert refused_en.language == "en"
     scope = (VERFLIXTE6.catalogue, VERFLIXTE6.name)
-    expected = render("error.not_signed_up", {}, "en", scope=scope)
-    assert refused_en.error_code == "not_signed_up"
+    expected = render("error.join_first", {}, "en", scope=scope)
+    assert refused_en.error_code == "join_first"
     assert refused_en.lines == (expected,)
-    assert expected != render("error.not_signed_up", {}, "de", scope=scope)
+    assert expected != render("error.join_first", {}, "de", scope=scope)
 
 
 async def test_reply_is_stored_as_json_in_the_log(store: Store) -> None:

@@ -80,7 +80,7 @@ async def test_V6_S1_a_misspelt_joker_out_of_turn_gets_the_turn_refusal(store: S
     turn = (says("error.not_your_turn", lang, "verflixte6", player="anna"),)
     for line in ("weiter", "weiter mit Joker Ponny", "Joker: Ponny", "raube", "weiter mit Joker"):
         assert await refused_unchanged(table, store, "ben", line) == turn
-    outsider = (says("error.not_signed_up", lang, "verflixte6", player="anna"),)
+    outsider = (says("error.join_first", lang, "verflixte6", player="anna"),)
     assert await refused_unchanged(table, store, "zed", "weiter mit Joker Ponny") == outsider
     assert (await table.say("ben", "wieter")).silent
 

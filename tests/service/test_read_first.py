@@ -34,7 +34,8 @@ async def anna_to_throw(table: Table) -> Table:
 async def test_a_move_in_a_game_another_process_opened_is_read_first_then_written(store: Store) -> None:
     here = Table(Croupier(store=store, dice_factory=scripted([4, 5])), sender="here")
     there = Table(Croupier(store=store, dice_factory=scripted([4, 5])), sender="there")
-    assert (await here.say("anna", "weiter")).silent  # no game yet: this process saw none
+    none = await here.say("anna", "weiter")  # no game yet: this process saw none, and says so
+    assert none.lines == (said("error.nothing_open"),)
     await there.open()
     await there.do("anna", Join("Anna"))
     with counted(store.engine) as trips:
@@ -47,14 +48,14 @@ async def test_a_move_in_a_game_another_process_opened_is_read_first_then_writte
     assert [t.ended for t in trips.transactions] == ["commit"]
 
 
-async def test_a_line_for_a_game_another_process_closed_is_chit_chat(store: Store) -> None:
+async def test_a_line_for_a_game_another_process_closed_is_answered_with_one_read(store: Store) -> None:
     here = await anna_to_throw(Table(Croupier(store=store, dice_factory=scripted([4, 5])), sender="here"))
     there = Table(Croupier(store=store, dice_factory=scripted([])), sender="there")
     await there.do(MODERATOR, Close())
     before = await snapshot_of(store)
     with counted(store.engine) as trips:
         reply = await here.say("anna", "weiter")  # this process still thinks the Durchgang is open
-    assert reply.silent
+    assert reply.lines == (said("error.nothing_open"),)  # none is (any more), nothing written
     assert [(t.ended, bool(t.statements)) for t in trips.transactions] == [("rollback", True)]
     assert await snapshot_of(store) == before
 

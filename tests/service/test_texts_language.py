@@ -79,6 +79,16 @@ def test_french_elides_and_assumes_no_gender(name: str, key: str, template: str)
         assert not re.search(r"\bil (?:doit|est|a|en)\b", template)
 
 
+@pytest.mark.parametrize(
+    ("name", "key", "template"), [(n, k, t) for n, lang, k, t in CATALOGUES if lang == "fr"]
+)
+def test_french_says_tu_throughout(name: str, key: str, template: str) -> None:
+    """One register, as the players of a forum table speak: tu — never vous, votre, vos, nor an
+    imperative in -ez ("vérifiez", "Réessayez")."""
+    assert not re.search(r"\b(?:vous|votre|vos)\b", template, re.IGNORECASE), template
+    assert not re.search(r"\b\w+ez\b", template.replace("chez", "")), template
+
+
 def said(events: list[Event], scope: Any, lang: str) -> Iterator[str]:
     for event in events:
         yield render(event.kind(), event.facts(), lang, str.capitalize, scope=scope)

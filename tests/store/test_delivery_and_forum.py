@@ -1,17 +1,21 @@
 """``uow.delivery`` and ``uow.forum`` (bot/store/repositories/delivery.py, forum.py) on both stores: pending
 answers in log order and their acknowledgement in one statement, a reminder claimed exactly once and
-cleared by the next save, where to catch up, one open game of a kind per home, and a finished game's
-thread closing recorded step by step until nothing is left of it."""
+cleared by the next save, overdue games with their guild, where to catch up and how far a channel was
+read, one open game of a kind per home and the games of its threads, and a finished game's thread
+closing recorded step by step until nothing is left of it."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import select
 
 from bot.store import GameSave, NewLogEntry, Store
 from bot.store.repositories.delivery import DELIVERED, PENDING, UNDELIVERABLE
 from bot.store.repositories.forum import RESULT, THREAD
+from bot.store.repositories.tables import reads_t
+from engine.game import Seat
 from tests.store.test_repositories import COMMITMENT, NOW, SEED, close, new_game
 
 
@@ -207,3 +211,80 @@ async def test_an_open_game_records_no_closing_step(store: Store) -> None:
         uow.commit()
     with pytest.raises(ValueError, match="a closing step is"), store.transaction() as uow:
         uow.forum.closing_done(game_id, "archived", NOW)
+
+
+async def test_how_far_a_game_channel_was_read_is_kept_for_open_games_only(store: Store) -> None:
+    game = await new_game(store, "chan-1", players=("anna",))
+    await new_game(store, "chan-2", players=("ben",))
+    await logged(store, "discord:100", game_id=game.id, delivery=None)
+    with store.transaction() as uow:
+        noted = {("guild-1", "chan-1"): "150", ("guild-1", "chan-3"): "170", ("guild-2", "chan-2"): "180"}
+        assert uow.forum.note_reads(noted, NOW) == 1  # no game in chan-3; chan-2 is guild-1's
+        uow.commit()
+    with store.transaction() as uow:
+        assert uow.forum.note_reads({("guild-1", "chan-1"): "160", ("guild-1", "chan-2"): "190"}, NOW) == 2
+        uow.commit()
+    with store.transaction(read_only=True) as uow:
+        points = {point.channel: point for point in uow.forum.catch_up_points()}
+    assert (points["chan-1"].after, points["chan-1"].read) == ("100", "160")
+    assert points["chan-2"].read == "190"
+    with store.transaction() as uow:
+        assert uow.forum.note_reads({}, NOW) == 0
+    with store.transaction(read_only=True) as uow:
+        record = uow.games.open_in("chan-2")
+    assert record is not None
+    await close(store, record, {})  # its game ended: what was kept for chan-2 goes with the next note
+    with store.transaction() as uow:
+        assert uow.forum.note_reads({("guild-1", "chan-1"): "170"}, NOW) == 1
+        uow.commit()
+    with store.engine.connect() as connection:
+        kept = connection.execute(select(reads_t.c.channel, reads_t.c.newest)).all()
+    assert [tuple(row) for row in kept] == [("chan-1", "170")]
+
+
+async def test_overdue_games_come_with_their_guild_the_most_overdue_first(store: Store) -> None:
+    first = await new_game(store, "chan-1", players=("anna",))
+    second = await new_game(store, "chan-2", players=("ben",))
+    await new_game(store, "chan-3", players=("carl",))  # no deadline
+    with store.transaction() as uow:
+        for game, minutes in ((first, -1), (second, -5)):
+            uow.games.save(
+                game.id, game.version, {}, 0, game.to_act, NOW + timedelta(minutes=minutes), [], "open", None
+            )
+        uow.commit()
+    with store.transaction(read_only=True) as uow:
+        overdue = uow.forum.overdue(NOW)
+    assert [(o.game_id, o.guild, o.channel, o.home, o.to_act) for o in overdue] == [
+        (second.id, "guild-1", "chan-2", "chan-2", "ben"),
+        (first.id, "guild-1", "chan-1", "chan-1", "anna"),
+    ]
+    with store.transaction(read_only=True) as uow:
+        assert uow.forum.overdue(NOW - timedelta(minutes=10)) == ()
+
+
+async def test_a_home_knows_the_open_games_of_its_threads_and_who_sits_in_them(store: Store) -> None:
+    first = await in_thread(store, "thread-1")
+    second = await in_thread(store, "thread-2")
+    with store.transaction() as uow:
+        record = uow.games.get(first)
+        assert record is not None
+        uow.games.save(
+            first,
+            record.version,
+            {},
+            0,
+            "anna",
+            None,
+            [Seat("anna", "Anna", "jungfrau", 0), Seat("ben", "Ben", "jungfrau", 0)],
+            "open",
+            None,
+        )
+        uow.commit()
+    with store.transaction(read_only=True) as uow:
+        games = uow.forum.in_threads_of("guild-1", "home-1")
+        assert uow.forum.in_threads_of("guild-2", "home-1") == ()
+        assert uow.forum.in_threads_of("guild-1", "thread-1") == ()
+    assert [(g.game_id, g.kind, g.channel, g.players) for g in games] == [
+        (first, "verflixte6", "thread-1", ("anna", "ben")),
+        (second, "verflixte6", "thread-2", ()),
+    ]

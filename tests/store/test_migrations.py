@@ -45,6 +45,7 @@ TABLES = {
     "channel_settings",
     "corrections",
     "bot_state",
+    "channel_reads",
 }
 NOW = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
@@ -383,3 +384,37 @@ async def test_0007_counts_threads_closed_before_it_as_done(blank_db_url: str) -
             uow.commit()
         with store.transaction(read_only=True) as uow:
             assert [u.game_id for u in uow.forum.unclosed(NOW.replace(year=2030))] == [3]
+
+
+# --- 0009: how far each game channel was read, for the catch-up ---------------------------------------
+
+
+async def test_0009_keeps_how_far_a_game_channel_was_read_and_goes_back_cleanly(blank_db_url: str) -> None:
+    """Games stored before 0009 catch up from their last logged line as before (nothing was noted as
+    read yet); from then on a noted read is where a catch-up starts. Going back drops only the table."""
+    upgrade(blank_db_url, "0007_thread_closing")
+    execute(
+        blank_db_url,
+        "INSERT INTO tournaments (guild, channel, name, scoring, created_at) "
+        "VALUES ('g', 'home', 'Cup', 'sum', '2026-03-01 20:00:00+00:00')",
+    )
+    seed = "X'73'" if blank_db_url.startswith("sqlite") else "'\\x73'::bytea"
+    execute(
+        blank_db_url,
+        "INSERT INTO games (tournament_id, channel, kind, number, options, status, seed, commitment, "
+        "dice_used, snapshot, version, opened_at) VALUES (1, 'home', 'verflixte6', 1, '{}', 'open', "
+        f"{seed}, 'c', 0, '{{}}', 1, '2026-03-01 20:00:00+00:00')",
+    )
+    upgrade(blank_db_url)
+    async with await Store.open(blank_db_url) as store:
+        with store.transaction() as uow:
+            [point] = uow.forum.catch_up_points()
+            assert (point.channel, point.after, point.read) == ("home", None, None)
+            assert uow.forum.note_reads({("g", "home"): "1200"}, NOW) == 1
+            uow.commit()
+        with store.transaction(read_only=True) as uow:
+            [point] = uow.forum.catch_up_points()
+            assert point.read == "1200"
+    downgrade(blank_db_url, "0007_thread_closing")
+    assert "channel_reads" not in table_names(blank_db_url)
+    assert "games" in table_names(blank_db_url)

@@ -188,6 +188,13 @@ def test_a_compatible_server_may_issue_tokens_of_any_shape() -> None:
     assert load(DISCORD_TOKEN="two words", DISCORD_API_BASE="http://x/api").token_problem() is not None
 
 
+def test_env_example_names_the_default_database_as_the_croupier_reads_it() -> None:
+    """Its SQLite URL is the default the settings use — no driver the croupier no longer uses."""
+    text = (REPO / ".env.example").read_text(encoding="utf-8")
+    assert f"DATABASE_URL={DEFAULT_DATABASE_URL}\n" in text
+    assert "aiosqlite" not in text
+
+
 def test_env_example_lists_every_setting_with_a_comment() -> None:
     text = (REPO / ".env.example").read_text(encoding="utf-8")
     lines = text.splitlines()

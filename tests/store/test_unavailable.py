@@ -71,7 +71,7 @@ async def test_the_service_retries_a_command_that_met_a_dropped_connection(
     assert (await table.open()).ok
     assert postgres_server.disconnect_clients(make_url(db_url).database) >= 1
     joined = await table.say("anna", "weiter")  # refused (not signed up), but answered, not "try again"
-    assert joined.error_code == "not_signed_up"
+    assert joined.error_code == "join_first"
 
 
 async def test_workers_keep_their_connections_until_recycled(store: Store) -> None:

@@ -4,6 +4,10 @@ player's points, disqualify and reinstate — and the list of every correction, 
 Each is one service call (bot/corrections.py): the service checks the right, applies it once per
 interaction and logs it. A correction is answered publicly in the game's channel, so everyone sees
 it; a refusal (not a moderator, no reason, an unknown player) only to the moderator who asked.
+
+The player is a Discord *user* option: a player who has left the server since (exactly the one a
+penalty is often for) still arrives as a user, where a member option would fail before the service is
+asked. The service finds the player by id among the tournament's players.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from discord import app_commands
 
 from bot.corrections import MAX_ADJUSTMENT, MAX_REASON
 from bot.discord.front import front_of
-from bot.discord.slash.names import command, described, renamed
+from bot.discord.slash.names import command, described, group, renamed
 
 Reason = app_commands.Range[str, 1, MAX_REASON]
 Points = app_commands.Range[int, -MAX_ADJUSTMENT, MAX_ADJUSTMENT]
@@ -28,7 +32,7 @@ def player_of(member: discord.Member | discord.User) -> str:
 
 class Korrektur(app_commands.Group):
     def __init__(self) -> None:
-        super().__init__(**command("korrektur"), guild_only=True)
+        super().__init__(**group("korrektur"))
 
     @app_commands.command(**command("korrektur.rueckgaengig"))
     @app_commands.rename(**renamed("grund"))
@@ -41,7 +45,7 @@ class Korrektur(app_commands.Group):
     @app_commands.rename(**renamed("spieler", "punkte", "grund"))
     @app_commands.describe(**described("spieler", "punkte", "grund"))
     async def punkte(
-        self, interaction: discord.Interaction[Any], spieler: discord.Member, punkte: Points, grund: Reason
+        self, interaction: discord.Interaction[Any], spieler: discord.User, punkte: Points, grund: Reason
     ) -> None:
         front = front_of(interaction)
         player = player_of(spieler)
@@ -51,7 +55,7 @@ class Korrektur(app_commands.Group):
     @app_commands.rename(**renamed("spieler", "grund"))
     @app_commands.describe(**described("spieler", "grund"))
     async def disqualifizieren(
-        self, interaction: discord.Interaction[Any], spieler: discord.Member, grund: Reason
+        self, interaction: discord.Interaction[Any], spieler: discord.User, grund: Reason
     ) -> None:
         front = front_of(interaction)
         player = player_of(spieler)
@@ -61,7 +65,7 @@ class Korrektur(app_commands.Group):
     @app_commands.rename(**renamed("spieler", "grund"))
     @app_commands.describe(**described("spieler", "grund"))
     async def zulassen(
-        self, interaction: discord.Interaction[Any], spieler: discord.Member, grund: Reason
+        self, interaction: discord.Interaction[Any], spieler: discord.User, grund: Reason
     ) -> None:
         front = front_of(interaction)
         player = player_of(spieler)

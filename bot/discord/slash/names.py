@@ -76,6 +76,17 @@ def command(path: str) -> dict[str, Any]:
     }
 
 
+def group(path: str) -> dict[str, Any]:
+    """What a command group at ``path`` is made with: its names, and usable in servers only — said
+    the way Discord asks now (``contexts``: guild) as well as the deprecated way (``dm_permission``),
+    which discord.py sends for ``guild_only``."""
+    return {
+        **command(path),
+        "guild_only": True,
+        "allowed_contexts": app_commands.AppCommandContext(guild=True),
+    }
+
+
 def renamed(*parameters: str) -> dict[str, locale_str]:
     return {p: locale_str(PARAMETERS[p], key=f"discord.param.{p}.name") for p in parameters}
 

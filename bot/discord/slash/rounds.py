@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
 import discord
@@ -11,31 +10,18 @@ from discord import app_commands
 
 from bot.discord.front import front_of
 from bot.discord.slash import suggest
-from bot.discord.slash.names import command, described, game_choices, renamed
+from bot.discord.slash.names import command, described, game_choices, group, renamed
+from bot.option_words import parse_options
 from engine.game import Close, Join, Leave, Remove, Skip, Start
 
 Seated = app_commands.Range[str, 1, 100]  # a seated player: id (as suggested) or name
-
-
-def parse_options(text: str) -> dict[str, str]:
-    """``order=shuffled jokers="+Sekante"`` → options; a word without ``=`` is a flag set to "yes"."""
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        words = text.split()
-    options: dict[str, str] = {}
-    for word in words:
-        key, sep, value = word.partition("=")
-        if key.strip():
-            options[key.strip().lower()] = value.strip() if sep else "yes"
-    return options
 
 
 class Durchgang(app_commands.Group):
     """Moderators open, start, skip, remove and close; the service checks the right."""
 
     def __init__(self) -> None:
-        super().__init__(**command("durchgang"), guild_only=True)
+        super().__init__(**group("durchgang"))
 
     @app_commands.command(**command("durchgang.oeffnen"))
     @app_commands.rename(**renamed("spiel", "optionen"))
@@ -84,7 +70,7 @@ Durchgang.oeffnen.autocomplete("optionen")(suggest.game_options)
 
 class Joker(app_commands.Group):
     def __init__(self) -> None:
-        super().__init__(**command("joker"), guild_only=True)
+        super().__init__(**group("joker"))
 
     @app_commands.command(**command("joker.waehlen"))
     @app_commands.rename(**renamed("jokers"))

@@ -6,22 +6,21 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.discord import escape
-from bot.discord.embeds import clip, standings_embed, standings_title
+from bot.discord.embeds import continued, note_embeds, standings_embeds, standings_title
 from bot.discord.front import Front, Outgoing, front_of
 from bot.discord.mentions import nobody
 from bot.discord.slash.names import command, described, renamed
-from bot.discord.standings_image import standings_png
-from bot.exports import FORMATS, StandingsTable, note_lines
+from bot.discord.standings_image import MAX_ROWS, standings_png
+from bot.exports import FORMATS
 from bot.replies import Reply
 
-FIELD_NAME_MAX = 256  # Discord's limits of an embed field
-FIELD_MAX = 1024
 EXTENSIONS = {"csv": "csv", "json": "json", "markdown": "md", "bbcode": "txt"}
 IMAGE_NAME = "tabelle.png"
 
@@ -41,20 +40,12 @@ async def tabelle(interaction: discord.Interaction[Any], bild: bool = False) -> 
 
 
 async def _table(front: Front, interaction: discord.Interaction[Any], reply: Reply) -> bool:
+    """The table in code blocks and its notes — each adjustment and disqualification with its reason
+    — continued in followups where one message does not hold them all."""
     if reply.standings is None:
         return False
-    embed = with_notes(standings_embed(reply.standings, reply.language), reply.standings)
-    await front.send(interaction, Outgoing([embed], nobody()))
+    await front.send(interaction, Outgoing.of(standings_embeds(reply.standings, reply.language), nobody()))
     return True
-
-
-def with_notes(embed: discord.Embed, table: StandingsTable) -> discord.Embed:
-    """The notes under the table: each points adjustment, each disqualified player, with the reason."""
-    for heading, items in note_lines(table, escape.name):
-        embed.add_field(
-            name=clip(heading, FIELD_NAME_MAX), value=clip("\n".join(items), FIELD_MAX), inline=False
-        )
-    return embed
 
 
 async def _picture(front: Front, interaction: discord.Interaction[Any], reply: Reply) -> bool:
@@ -62,10 +53,16 @@ async def _picture(front: Front, interaction: discord.Interaction[Any], reply: R
     if table is None:
         return False
     picture = await asyncio.to_thread(standings_png, table, lang)
-    embed = with_notes(discord.Embed(title=standings_title(table, lang)), table)
+    title = standings_title(table, lang)
+    embed = discord.Embed(title=title)
     embed.set_image(url=f"attachment://{IMAGE_NAME}")
     file = discord.File(io.BytesIO(picture), filename=IMAGE_NAME)
-    await front.send(interaction, Outgoing([embed], nobody(), files=[file]))
+    embeds = [embed]
+    if len(table.rows) > MAX_ROWS:  # the picture draws the first rows: the others follow as text
+        rest = replace(table, rows=table.rows[MAX_ROWS:])
+        embeds += standings_embeds(rest, lang, title=continued(title, lang), notes=False)
+    embeds += note_embeds(table, continued(title, lang), into=embeds[-1])
+    await front.send(interaction, Outgoing.of(embeds, nobody(), files=[file]))
     return True
 
 

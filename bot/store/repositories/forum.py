@@ -1,15 +1,26 @@
 """``uow.forum``: what Discord-as-the-forum needs besides moves — the open games of a home (a forum or
-text channel whose threads hold the games), due reminders, where to catch up after a restart, and the
-finished games whose thread closing is not all done."""
+text channel whose threads hold the games), due reminders and timeouts, where to catch up after a
+restart (and how far a front end has read each game channel), and the finished games whose thread
+closing is not all done."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from sqlalchemy import bindparam, func, literal_column, or_, select, update
+from sqlalchemy import and_, bindparam, delete, exists, func, literal_column, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from bot.store.records import CatchUpPoint, Unclosed, Unreminded
-from bot.store.repositories.tables import IS_OPEN, games_t, log_t, tournaments_t
+from bot.store.records import CatchUpPoint, Overdue, ThreadGame, Unclosed, Unreminded
+from bot.store.repositories.tables import (
+    IS_OPEN,
+    games_t,
+    log_t,
+    participants_t,
+    reads_t,
+    tournaments_t,
+)
 from bot.store.repositories.transaction import Transaction, check_instant
 
 CHAT_PREFIX = "discord:"  # the log ids of chat lines; slash commands and presses are "interaction:…"
@@ -72,10 +83,60 @@ _OPEN_GAMES = (
         games_t.c.opened_at,
         tournaments_t.c.guild,
         _LAST_CHAT_LINE.label("last_line"),
+        reads_t.c.newest,
     )
-    .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
+    .select_from(
+        games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id).outerjoin(
+            reads_t, and_(reads_t.c.guild == tournaments_t.c.guild, reads_t.c.channel == games_t.c.channel)
+        )
+    )
     .where(IS_OPEN)
     .order_by(games_t.c.id)
+)
+_OVERDUE = (
+    select(
+        games_t.c.id,
+        games_t.c.version,
+        games_t.c.channel,
+        games_t.c.to_act,
+        tournaments_t.c.guild,
+        tournaments_t.c.channel.label("home"),
+    )
+    .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
+    .where(
+        IS_OPEN,
+        games_t.c.turn_deadline.is_not(None),
+        games_t.c.turn_deadline <= bindparam("b_now"),
+        games_t.c.to_act.is_not(None),
+    )
+    .order_by(games_t.c.turn_deadline, games_t.c.id)
+)
+_IN_THREADS_OF_HOME = (
+    select(games_t.c.id, games_t.c.kind, games_t.c.number, games_t.c.channel, participants_t.c.player)
+    .select_from(
+        games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id).outerjoin(
+            participants_t, participants_t.c.game_id == games_t.c.id
+        )
+    )
+    .where(
+        IS_OPEN,
+        tournaments_t.c.guild == bindparam("b_guild"),
+        tournaments_t.c.channel == bindparam("b_home"),
+        games_t.c.channel != bindparam("b_home"),
+    )
+    .order_by(games_t.c.id, participants_t.c.position)
+)
+_FORGOTTEN_READS = delete(reads_t).where(
+    ~exists(
+        select(games_t.c.id)
+        .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
+        .where(IS_OPEN, games_t.c.channel == reads_t.c.channel, tournaments_t.c.guild == reads_t.c.guild)
+    )
+)
+_OPEN_GAME_CHANNELS = (
+    select(tournaments_t.c.guild, games_t.c.channel)
+    .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
+    .where(IS_OPEN, games_t.c.channel.in_(bindparam("b_channels", expanding=True)))
 )
 _IS_CLOSED = games_t.c.status == literal_column("'closed'")  # literals, so the partial index applies
 _UNCLOSED = (
@@ -120,10 +181,12 @@ class Forum:
         found = self._tx.execute(_OPEN_OF_KIND_IN_HOME, {"b_kind": kind, "b_guild": guild, "b_home": home})
         return found.scalar_one_or_none()
 
-    def next_number(self, tournament_id: int, kind: str) -> int:
-        """The number the tournament's next game of ``kind`` will get (each kind counts its own)."""
+    def next_number(self, tournament_id: int, kind: str, numbered_with: Sequence[str] = ()) -> int:
+        """The number the tournament's next game of ``kind`` will get (each game counts its own, its
+        rule sets ``numbered_with`` together: see :meth:`GameRepository.create`)."""
+        kinds = sorted({kind, *numbered_with})
         statement = select(func.coalesce(func.max(games_t.c.number), 0) + 1).where(
-            games_t.c.tournament_id == tournament_id, games_t.c.kind == kind
+            games_t.c.tournament_id == tournament_id, games_t.c.kind.in_(kinds)
         )
         return int(self._tx.execute(statement).scalar_one())
 
@@ -154,9 +217,62 @@ class Forum:
                 game_id=row.id,
                 opened_at=row.opened_at,
                 after=row.last_line.removeprefix(CHAT_PREFIX) if row.last_line else None,
+                read=row.newest,
             )
             for row in self._tx.execute(_OPEN_GAMES)
         )
+
+    def note_reads(self, reads: Mapping[tuple[str, str], str], now: datetime) -> int:
+        """Keep, per (guild, channel), the newest message a front end read there with everything before
+        it read too — for channels with an open game only (no other channel is ever caught up; what was
+        kept for a channel whose game has ended goes); answers how many were kept. The front end gives
+        only ever newer ids for a channel."""
+        check_instant("now", now)
+        if not reads:
+            return 0
+        self._tx.execute(_FORGOTTEN_READS)
+        channels = sorted({channel for _, channel in reads})
+        playing = {
+            (row.guild, row.channel)
+            for row in self._tx.execute(_OPEN_GAME_CHANNELS, {"b_channels": channels})
+        }
+        rows = [
+            {"guild": guild, "channel": channel, "newest": newest, "noted_at": now}
+            for (guild, channel), newest in sorted(reads.items())
+            if (guild, channel) in playing
+        ]
+        if not rows:
+            return 0
+        make_insert = postgresql_insert if self._tx.dialect == "postgresql" else sqlite_insert
+        statement = make_insert(reads_t)
+        statement = statement.on_conflict_do_update(
+            index_elements=[reads_t.c.guild, reads_t.c.channel],
+            set_={"newest": statement.excluded.newest, "noted_at": statement.excluded.noted_at},
+        )
+        self._tx.execute(statement, rows)
+        return len(rows)
+
+    def overdue(self, now: datetime) -> tuple[Overdue, ...]:
+        """Open games whose player to act let the turn deadline pass, most overdue first, with their
+        guild (a process applies only its own guilds' timeouts); few rows, no snapshot."""
+        check_instant("now", now)
+        return tuple(
+            Overdue(row.id, row.version, row.guild, row.channel, row.home, row.to_act)
+            for row in self._tx.execute(_OVERDUE, {"b_now": now})
+        )
+
+    def in_threads_of(self, guild: str, home: str) -> tuple[ThreadGame, ...]:
+        """The open games played in threads of ``home`` (not in ``home`` itself), oldest first, each with
+        the players seated in it."""
+        games: dict[int, ThreadGame] = {}
+        for row in self._tx.execute(_IN_THREADS_OF_HOME, {"b_guild": guild, "b_home": home}):
+            found = games.get(row.id) or ThreadGame(row.id, row.kind, row.number, row.channel, ())
+            if row.player is not None:
+                found = ThreadGame(
+                    found.game_id, found.kind, found.number, found.channel, (*found.players, row.player)
+                )
+            games[row.id] = found
+        return tuple(games.values())
 
     def unclosed(self, before: datetime) -> tuple[Unclosed, ...]:
         """Finished games with a live table (played in a thread of their own), closed no later than

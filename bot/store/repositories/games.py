@@ -184,9 +184,11 @@ class Games:
         turn_deadline: datetime | None = None,
         participants: Sequence[SeatLike] = (),
         live_message: str | None = None,
+        numbered_with: Sequence[str] = (),
     ) -> GameRecord:
         """Open a game as the tournament's next number, at version 1 (``live_message``: where its live
-        table is, ``"<channel>:<message>"``, when it has a thread of its own).
+        table is, ``"<channel>:<message>"``, when it has a thread of its own; ``numbered_with``: the
+        other kinds whose games count with this one's — rule sets of one game, told apart by number).
 
         Raises :class:`GameAlreadyOpen` when the channel has an open game (also when another process
         opened one a moment ago) and :class:`UnknownTournament` for a missing tournament.
@@ -206,9 +208,10 @@ class Games:
         ).first()
         if tournament is None:
             raise UnknownTournament(tournament_id)
-        next_number = (  # each kind counts its own games: Durchgang 1, 2 … and Killer 1, 2 …
+        kinds = {kind, *numbered_with}
+        next_number = (  # each game counts its own: Durchgang 1, 2 … and Killer 1, 2 … (either rule set)
             select(func.coalesce(func.max(games_t.c.number), 0) + 1)
-            .where(games_t.c.tournament_id == tournament_id, games_t.c.kind == kind)
+            .where(games_t.c.tournament_id == tournament_id, games_t.c.kind.in_(sorted(kinds)))
             .scalar_subquery()
         )
         statement = (

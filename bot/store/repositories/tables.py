@@ -16,6 +16,7 @@ from sqlalchemy import (
 )
 
 from bot.store.models import (
+    ChannelReadRow,
     ChannelSettingsRow,
     CommandLogRow,
     CorrectionRow,
@@ -30,6 +31,7 @@ participants_t = cast(Table, ParticipantRow.__table__)
 log_t = cast(Table, CommandLogRow.__table__)
 settings_t = cast(Table, ChannelSettingsRow.__table__)
 corrections_t = cast(Table, CorrectionRow.__table__)
+reads_t = cast(Table, ChannelReadRow.__table__)
 
 SETTING_FIELDS = ("language", "moderator_role", "turn_timeout_seconds", "threads")
 PARTICIPANT_FIELDS = ("player", "name", "position", "role", "points")

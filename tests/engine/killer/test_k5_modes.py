@@ -119,6 +119,7 @@ def test_K5_Z1_otherwise_the_dead_player_stays_dead() -> None:
         {"anna": ("alive", 30), "ben": ("dead", -3), "carl": ("alive", 30)}, "ben", [4], options=ZOMBIE
     )
     assert of(table.events, ev.ZombieRolled) == [ev.ZombieRolled("ben", 4, False)]
+    assert kinds(table.events)[-3:] == ["killer.zombie_rolled", "killer.still_dead", "killer.turn_started"]
     assert table.status("ben") == "dead"
     assert table.to_act == "carl"
 

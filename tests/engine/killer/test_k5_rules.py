@@ -43,6 +43,16 @@ def test_K5_S1_auto_in_setup_keeps_for_the_highest_expected_sum() -> None:
     assert odds.solver(5, "sum").best_keep(0, (6, 5, 2, 1, 1)) == (6,)
 
 
+def test_K5_S1_auto_between_equally_good_keeps_keeps_more_dice() -> None:
+    """Reading (docs/rules-killer.md): kept 1 1 1, the roll 1 4 — keeping both (8) and keeping the 1
+    (4 and a die: 5 … 10) are both a sure attack; auto keeps more dice."""
+    table = position({"anna": ("alive", 30), "ben": ("alive", 30)}, "anna", [1, 1, 1, 6, 6, 1, 4])
+    table.do("anna", "garde 1 1 1")
+    kept = table.do("anna", "auto")
+    assert of(kept, ev.Kept)[0].values == (4, 1)
+    assert of(kept, ev.AttackObtained) == [ev.AttackObtained("anna", 8, 3, "low", False)]
+
+
 # K5-K1 keep phase
 
 
@@ -201,6 +211,53 @@ def test_K5_D1_own_miss_below_zero_makes_the_player_dying() -> None:
     table = Table([6, 3, 3, 3, 3, *SIX_SIXES], setup=(5, 30))
     table.do("anna", "garde tout")  # 18: −6
     assert (table.hp("anna"), table.status("anna")) == (-1, "dying")
+
+
+ATTACK_OF_12 = [2, 2, 1, 1, 1, 4, 4, 4, 1, 2, 1, 2]  # anna keeps 7 (an attack of 4), three 4s, then none
+
+
+@pytest.mark.parametrize(
+    ("hp", "modes", "said"),
+    [
+        (6, [], ev.Dying("ben", -6)),  # a regeneration of 6 still brings ben back to 0
+        (5, [], ev.DyingBeyondRescue("ben", -7, 6, 11, 24)),  # no regeneration can: the suicide attack
+        (5, ["mythic"], ev.DyingMythicRescue("ben", -7, 11, 24)),  # only a mythic +1, then a 6
+        (4, ["mythic"], ev.DyingBeyondRescue("ben", -8, 7, 11, 24)),
+    ],
+)
+def test_K5_D1_below_minus_six_only_the_suicide_attack_is_left_and_the_croupier_says_so(
+    hp: int, modes: list[str], said: ev.KillerEvent
+) -> None:
+    table = position(
+        {"anna": ("alive", 30), "ben": ("alive", hp)}, "anna", ATTACK_OF_12, options={"modes": modes}
+    )
+    table.do("anna", "garde tout")
+    events = table.do("anna", "attaque ben")
+    assert table.status("ben") == "dying"
+    dying = [e for e in events if isinstance(e, ev.Dying | ev.DyingMythicRescue | ev.DyingBeyondRescue)]
+    assert dying == [said]
+
+
+def test_K5_D1_a_dying_player_pushed_past_any_regeneration_is_told_so_once() -> None:
+    table = position(
+        {"anna": ("alive", 30), "ben": ("dying", -3)}, "anna", [2, 2, 1, 1, 1, 4, 1, 2, 3, 5, 1, 2, 3, 5]
+    )
+    table.do("anna", "garde tout")
+    events = table.do("anna", "attaque ben")  # one 4: −7
+    assert of(events, ev.DyingBeyondRescue) == [ev.DyingBeyondRescue("ben", -7, 6, 11, 24)]
+    table = position(
+        {"anna": ("alive", 30), "ben": ("dying", -1)}, "anna", [2, 2, 1, 1, 1, 4, 1, 2, 3, 5, 1, 2, 3, 5]
+    )
+    table.do("anna", "garde tout")
+    events = table.do("anna", "attaque ben")  # −5: a regeneration can still save ben, nothing new to say
+    assert kinds(events).count("killer.dying") + kinds(events).count("killer.dying_beyond_rescue") == 0
+
+
+def test_K5_D1_a_deciding_turn_s_own_loss_is_not_announced_as_a_next_turn() -> None:
+    table = position({"anna": ("alive", 30), "ben": ("dying", -3)}, "ben", [6, 3, 3, 3, 3, *SIX_SIXES])
+    events = table.do("ben", "garde tout")  # 18: −6, and the deciding turn is over
+    assert kinds(events)[:3] == ["killer.kept", "killer.missed", "killer.died"]
+    assert of(events, ev.DyingBeyondRescue) == []
 
 
 def test_K5_D1_regeneration_back_to_zero_saves() -> None:

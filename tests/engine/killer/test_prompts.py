@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.texts import LANGUAGES, render
+from engine.errors import IllegalCommand
 from engine.game import Close, Event, Start
 from engine.killer import KILLER, KILLER_CLASSIC
 from engine.killer import events as ev
@@ -34,6 +35,20 @@ def test_every_roll_of_a_keep_phase_asks_for_a_keep_of_that_roll() -> None:
     kept = table.do("anna", "garde 6")
     assert last(kept) == ev.KeepAsked("anna", "6 6")  # the new roll: 6, 6, 3, 4
     assert table.game.parse("garde 6 6") is not None
+
+
+def test_the_keep_example_is_the_roll_s_first_dice_not_its_highest() -> None:
+    """The example shows the words, not a choice: the two highest dice read as the croupier's advice
+    even to a player aiming low, which ``conseil`` would then contradict."""
+    table = Table([3, 2, 1, 3, 6, 1, 5, 4, *SIX_SIXES])
+    started = table.do("mod", Start())
+    assert last(started) == ev.KeepAsked("anna", "3 2")  # the roll 3, 2, 1, 3, 6, as rolled
+    kept = table.do("anna", "garde 1")
+    assert last(kept) == ev.KeepAsked("anna", "1 5")  # 1, 5, 4, … as rolled
+    for lang in LANGUAGES:
+        text = said(last(started), lang)
+        assert "garde 3 2" in text
+        assert "garde 6 3" not in text
 
 
 def test_a_roll_of_two_dice_asks_for_one_of_them() -> None:
@@ -101,6 +116,12 @@ def test_the_last_one_standing_is_told_that_attaque_hits_them_and_what_ends_the_
     assert [choice.words for choice in table.game.choices(table.state)] == ["attaque"]
     for lang in LANGUAGES:
         assert "attaque" in said(last(events), lang)
+    auto = table.refuse("anna", "auto", IllegalCommand, "killer_expect_bare_attack")  # not "attaque NOM"
+    for lang in LANGUAGES:
+        text = render(f"error.{auto.code}", dict(auto.facts), lang, scope=(KILLER.catalogue, KILLER.name))
+        assert "attaque" in text
+        assert "NOM" not in text
+        assert "NAME" not in text
     ended = table.do("anna", "attaque")  # one roll without a 1: no damage, the round ends, anna wins
     assert kinds(ended)[0] == "killer.attack_turned"
     assert ended[-1] == ev.Won("anna", 20)

@@ -68,6 +68,27 @@ def ben_may_rob_after_anna_busted() -> Table:
     return t
 
 
+def ben_may_rob_while_anna_plays() -> Table:
+    """Parallel play: anna's Spiel runs while ben's 1 lets him rob."""
+    t = Table("anna", "ben", "cleo", parallel="yes")
+    t.begin("anna", 3)
+    t.begin("ben", 3)
+    t.say("ben", "weiter", 1)
+    return t
+
+
+def ben_may_hit_cleo_twice() -> Table:
+    """anna's Beefmaker hit cleo; ben's Beefmaker may hit her no more (V6-J11)."""
+    t = Table("anna", "ben", "cleo")
+    t.begin("anna", 3, ["Beefmaker"])
+    t.say("anna", "weiter mit Joker Beefmaker", 2, 2, 5)
+    t.say("anna", "raube cleo")
+    t.say("anna", "stopp")
+    t.begin("ben", 3, ["Beefmaker"])
+    t.say("ben", "weiter mit Joker Beefmaker", 4, 4, 4)
+    return t
+
+
 def two_annas() -> Table:
     t = Table("ben")
     t.do("a1", Join("Anna"))
@@ -103,7 +124,7 @@ def all_done() -> Table:
 REFUSALS: tuple[Refusal, ...] = (
     Refusal("wrong player", fresh, "ben", Continue(), NotYourTurn, "not_your_turn"),
     Refusal("wrong player mid-Spiel", anna_playing, "cleo", Stop(), NotYourTurn, "not_your_turn"),
-    Refusal("stranger", fresh, "zoe", Continue(), NotYourTurn, "not_signed_up"),
+    Refusal("stranger", fresh, "zoe", Continue(), NotYourTurn, "join_first"),
     Refusal("stranger leaves", fresh, "zoe", Leave(), NotYourTurn, "not_signed_up"),
     Refusal("Spiel over", anna_stopped, "anna", Continue(), IllegalCommand, "spiel_over"),
     Refusal("closed Durchgang", closed, "anna", Continue(), IllegalCommand, "closed"),
@@ -115,8 +136,12 @@ REFUSALS: tuple[Refusal, ...] = (
     Refusal("rob a stranger", ben_may_rob, "ben", Rob("zorro"), InvalidCommand, "no_such_player"),
     Refusal("rob a misspelt name", ben_may_rob, "ben", Rob("ana"), InvalidCommand, "unknown_player"),
     Refusal("rob an ambiguous name", two_annas, "ben", Rob("Anna"), InvalidCommand, "ambiguous_player"),
+    Refusal("rob a Zombie", ben_may_rob_after_anna_busted, "ben", Rob("anna"), IllegalCommand, "rob_zombie"),
     Refusal(
-        "rob a Zombie", ben_may_rob_after_anna_busted, "ben", Rob("anna"), IllegalCommand, "not_eligible"
+        "rob a running Spiel", ben_may_rob_while_anna_plays, "ben", Rob("anna"), IllegalCommand, "rob_playing"
+    ),
+    Refusal(
+        "Beefmaker twice", ben_may_hit_cleo_twice, "ben", Rob("cleo"), IllegalCommand, "rob_beefmaker_twice"
     ),
     Refusal("rob oneself", ben_may_rob, "ben", Rob("ben"), IllegalCommand, "rob_self"),
     Refusal("skip a running Spiel", anna_playing, "mod", Skip("anna"), IllegalCommand, "not_a_jungfrau"),
@@ -257,8 +282,10 @@ def event_zoo() -> list[V6Event]:
     say("cleo", "Joker: Beefmaker, Anaconda, Rattenlord")
     say("cleo", "weiter", 2)
     say("cleo", "weiter mit Joker Beefmaker", 3, 1, 3)
+    seen += GAME.prompt(t.state)  # the victim asked again (as after an undo)
     say("cleo", "raube @Anna")
     say("cleo", "weiter mit Joker Anaconda", 4)
+    seen += GAME.prompt(t.state)  # the fight asked again
     say("cleo", "kämpfen", 5)
     say("cleo", "weiter mit Joker Rattenlord", 2)
     say("cleo", "weiter", 3)

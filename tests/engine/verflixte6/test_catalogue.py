@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import engine.verflixte6
+from bot.croupier import NOTHING_OPEN
 from bot.texts import LANGUAGES, PLAYER_FIELDS, game_catalogue, render
 from engine.errors import CroupierError
 from engine.verflixte6 import GAME
@@ -62,7 +63,7 @@ def highlights_in_source() -> set[str]:
     }
 
 
-SEAT_DETAILS = ("jokers", "valve", "fumo")  # the running table's details (Verflixte6.table)
+SEAT_DETAILS = ("jokers", "cold", "valve", "fumo")  # the running table's details (Verflixte6.table)
 
 
 def expected_keys() -> set[str]:
@@ -74,7 +75,8 @@ def expected_keys() -> set[str]:
     highlights = highlights_in_source()  # headings: test_highlights renders them
     selects = {f"select.{group}" for group in select_groups_in_source()}  # what an empty menu says
     elsewhere = {f"info.{topic}.elsewhere" for topic in GAME.topics}  # said in other games
-    return events | codes | roles | jokers | choices | highlights | selects | elsewhere | set(FRONT)
+    service = {f"error.{NOTHING_OPEN}"}  # the service's words for it: "no Durchgang is open"
+    return events | codes | roles | jokers | choices | highlights | selects | elsewhere | service | set(FRONT)
 
 
 def fields(template: str) -> Iterator[str]:

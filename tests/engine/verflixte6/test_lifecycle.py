@@ -180,9 +180,9 @@ def test_V6_table_seats_and_summary() -> None:
     assert not GAME.finished(t.state)
 
 
-def test_V6_table_a_stranger_is_told_who_is_to_act() -> None:
+def test_V6_table_a_stranger_is_told_who_is_to_act_and_how_to_join() -> None:
     t = Table("anna")
-    error = t.refuse("zoe", Stop(), NotYourTurn, "not_signed_up")
+    error = t.refuse("zoe", Stop(), NotYourTurn, "join_first")
     assert error.facts == {"player": "anna"}
 
 

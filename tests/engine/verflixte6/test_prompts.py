@@ -137,9 +137,25 @@ def test_the_running_table_shows_jokers_in_hand_the_valve_and_fumo() -> None:
     assert details(t)["anna"] == ()  # the Spiel is over: nothing left to show
 
 
+def test_V6_J1_the_running_table_shows_the_kaelteschutz_uses_left() -> None:
+    """Its n-th use decides what a die costs, so the table says how many are left, not just its name."""
+    t = Table("anna", "ben")
+    t.say("anna", "Joker: Kälteschutz, Pony")
+    assert details(t)["anna"] == (("jokers", ("Push your Pony",)), ("cold", (5, 5)))
+    t.say("anna", "weiter", 3)
+    t.say("anna", "weiter mit Joker Kälteschutz", 4)  # use 1: +4
+    assert details(t)["anna"] == (("jokers", ("Push your Pony",)), ("cold", (4, 5)))
+    t.say("anna", "weiter mit Kälte", 2)  # use 2: −2
+    assert details(t)["anna"] == (("jokers", ("Push your Pony",)), ("cold", (3, 5)))
+    for lang in LANGUAGES:
+        assert render("seat.details.cold", {"cold": (3, 5)}, lang, scope=SCOPE) == "❄️ Kälteschutz 3/5"
+    t.say("anna", "weiter mit Kälte", 6)  # a 6 pays and spends the joker
+    assert details(t)["anna"] == (("jokers", ("Push your Pony",)),)
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_seat_detail_has_a_sentence(lang: str) -> None:
-    for key, value in (("jokers", ("Rattenlord", "ALL IN")), ("valve", 7), ("fumo", True)):
+    for key, value in (("jokers", ("Rattenlord", "ALL IN")), ("cold", (2, 5)), ("valve", 7), ("fumo", True)):
         text = render(f"seat.details.{key}", {key: value}, lang, scope=SCOPE)
         assert text
         assert "{" not in text
@@ -169,3 +185,30 @@ def test_refusals_name_the_fix() -> None:
         assert "weiter mit Joker Rattenlord" in text
         assert "Leelas Monokel" in text
         assert "zed" in render("error.no_such_player", error.facts | {"name": "zed"}, lang, scope=SCOPE)
+
+
+def test_V6_S6_the_game_says_what_it_waits_on_for_a_state_reached_without_a_move() -> None:
+    """``Game.prompt``: what an answer about the Durchgang ends with when no move of it asked (an undo):
+    the Jungfrau called up, the words of a running Spiel, or its open question with its answers."""
+    t = Table("anna", "ben", "cleo")
+    assert GAME.prompt(t.state) == [ev.NextUp(next_player="anna")]
+    t.say("anna", "Joker: Anaconda")
+    t.say("anna", "weiter", 3)
+    assert GAME.prompt(t.state) == [
+        ev.MoveAsked(player="anna", valid=("weiter", "weiter mit Joker Oces Anaconda", "stopp"))
+    ]
+    t.say("anna", "weiter mit Joker Anaconda", 4)
+    assert GAME.prompt(t.state) == [ev.DecisionAsked(player="anna", valid=("kämpfen", "kneifen"))]
+    t.say("anna", "kneifen")
+    t.say("anna", "weiter", 1)
+    assert GAME.prompt(t.state) == [ev.VictimAsked(player="anna", amount=1, victims=("ben", "cleo"))]
+    for lang in LANGUAGES:
+        assert "raube" in said(GAME.prompt(t.state)[0], lang)
+        assert "Ben" in said(GAME.prompt(t.state)[0], lang)
+    t.say("anna", "raube nicht")
+    t.say("anna", "stopp")
+    t.say("ben", "weiter", 2)
+    t.say("ben", "stopp")
+    t.say("cleo", "weiter", 2)
+    t.say("cleo", "stopp")
+    assert GAME.prompt(t.state) == []  # nobody left to act

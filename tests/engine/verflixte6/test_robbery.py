@@ -20,7 +20,7 @@ def test_V6_R1_victims_are_jungfrauen_and_prinzessinnen_only() -> None:
     t.begin("cleo", 3)
     t.say("cleo", "weiter", 1)
     assert t.last(ev.RobberyOffered).victims == ("anna", "dora")
-    error = t.refuse("cleo", Rob("ben"), IllegalCommand, "not_eligible")
+    error = t.refuse("cleo", Rob("ben"), IllegalCommand, "rob_zombie")
     assert error.facts == {"target": "ben", "role": ZOMBIE, "victims": ["anna", "dora"]}
     assert t.refuse("cleo", Rob("@cleo"), IllegalCommand, "rob_self").facts == {"victims": ["anna", "dora"]}
 
@@ -31,7 +31,7 @@ def test_V6_R1_a_running_spiel_cannot_be_robbed_in_parallel_play() -> None:
     t.begin("ben", 3)
     t.say("ben", "weiter", 1)
     assert t.last(ev.RobberyOffered).victims == ("cleo",)
-    t.refuse("ben", Rob("anna"), IllegalCommand, "not_eligible")
+    t.refuse("ben", Rob("anna"), IllegalCommand, "rob_playing")
 
 
 def test_V6_R2_a_robbed_jungfrau_keeps_the_loss_into_her_spiel() -> None:
@@ -67,7 +67,7 @@ def test_V6_R4_the_beefmaker_hits_each_participant_once_per_durchgang() -> None:
     t.begin("ben", 3, ["Beefmaker"])  # another user, the same victim is off limits
     t.say("ben", "weiter mit Joker Beefmaker", 4, 4, 4)
     assert t.last(ev.RobberyOffered).victims == ("anna",)
-    error = t.refuse("ben", Rob("cleo"), IllegalCommand, "not_eligible")
+    error = t.refuse("ben", Rob("cleo"), IllegalCommand, "rob_beefmaker_twice")
     assert error.facts["victims"] == ["anna"]
     assert t.state.beefmaker_victims == ("cleo",)
 

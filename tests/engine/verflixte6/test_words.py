@@ -133,6 +133,22 @@ def test_V6_words_unknown_joker_comes_with_suggestions() -> None:
 
 
 @pytest.mark.parametrize(
+    ("typed", "suggested"),
+    [
+        ("ALL", ["ALL IN"]),  # not "Leelas Monokel": two letters in common are no likeness
+        ("Allin", ["ALL IN"]),
+        ("Rattenlrd", ["Rattenlord"]),
+        ("Monokle", ["Leelas Monokel"]),
+        ("Sekamte", ["Senigmas Sekante"]),
+        ("Kälte", ["Kälteschutz"]),
+        ("Zauberstab", []),
+    ],
+)
+def test_V6_words_a_suggestion_resembles_what_was_typed(typed: str, suggested: list[str]) -> None:
+    assert registry.suggest(typed) == suggested
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "",

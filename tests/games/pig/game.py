@@ -216,6 +216,13 @@ class Pig:
             Choice("hold", "hold", {"turn": state.turn}, tone="halt"),
         )
 
+    def prompt(self, state: PigState) -> Sequence[Event]:
+        """Whose turn it is; Pig's two words are on the buttons and in the help."""
+        acting = self.to_act(state)
+        if acting is None:
+            return ()
+        return (YourTurn(acting, state.players[state.current].total),)
+
     def highlights(self, before: PigState, after: PigState, events: Sequence[Event]) -> Sequence[Highlight]:
         return ()
 
