@@ -17,23 +17,30 @@ import contextlib
 import io
 import json
 import logging
+import math
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
+import pytest
+
 from bot.croupier import Croupier
+from bot.discord import failures
 from bot.discord.client import CroupierBot
 from bot.discord.watch import DiscordHealth
 from bot.observability.endpoint import Endpoint, serving
 from bot.observability.health import Health, StoreHealth
 from bot.observability.logs import JsonFormatter
 from bot.store import Store
-from tests.discord.helpers import Table
+from tests.dice import Dice
+from tests.discord.helpers import Clock, Table, asked, says, story
+from tests.discord.test_shards import SHARDS, Rooms, furnish, history_reads
 from tests.discord.test_slow_answers import SlowStore
 from tests.discord.test_store_unavailable import shut_down_after
+from tests.discord_emulator import DiscordEmulator
 from tests.discord_emulator import permissions as perms
 from tests.faults import harness
-from tests.observability.scraping import failing, liveness, moved, scrape, until_ready, value
+from tests.observability.scraping import Samples, failing, liveness, moved, scrape, until_ready, value
 
 FIELDS = ("guild", "channel", "game_id", "message_id", "outcome", "latency_ms")
 DEPLOYMENT = (Path(__file__).resolve().parents[2] / "docs" / "deployment.md").read_text(encoding="utf-8")
@@ -42,6 +49,31 @@ DEPLOYMENT = (Path(__file__).resolve().parents[2] / "docs" / "deployment.md").re
 def _family(sample: str) -> str:
     """A sample's metric family: its name without Prometheus' suffixes."""
     return re.sub(r"_(bucket|count|sum|created|total|info)$", "", sample)
+
+
+def _documented_label_values() -> dict[tuple[str, str], set[str]]:
+    """(metric family, label) → the values the deployment doc's metric table lists for it."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for line in DEPLOYMENT.splitlines():
+        cells = [cell.strip() for cell in line.split("|")]
+        if len(cells) < 5 or not cells[1].startswith("`croupier_"):
+            continue
+        for label, values in re.findall(r"`(\w+)` \(([^)]*)\)", cells[3]):
+            for name in re.findall(r"`(croupier_[a-z0-9_]+)`", cells[1]):
+                found[(_family(name), label)] = set(re.findall(r"`([^`]+)`", values))
+    return found
+
+
+def _exposed_label_values(samples: Samples, family: str, label: str) -> set[str]:
+    return {
+        dict(labels)[label] for name, labels in samples if _family(name) == family and label in dict(labels)
+    }
+
+
+def _documented_conditions() -> list[str]:
+    """The readiness conditions the deployment doc explains, in its order."""
+    section = DEPLOYMENT.split("### What each readiness condition means", 1)[1].split("\n### ", 1)[0]
+    return re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.MULTILINE)
 
 
 @contextlib.asynccontextmanager
@@ -113,6 +145,13 @@ async def test_a_durchgang_moves_the_counters_by_its_moves_and_refusals_and_logs
     exposed = {_family(name) for name, _ in after if name.startswith("croupier_")}
     documented = {_family(name) for name in re.findall(r"\bcroupier_[a-z0-9_]+", DEPLOYMENT)}
     assert documented == exposed
+    # … every bounded label with the values it lists, and every readiness condition
+    listed = _documented_label_values()
+    assert {family for family, _ in listed} >= {"croupier_delivery_retries", "croupier_channels_held"}
+    for (family, label), values in listed.items():
+        assert _exposed_label_values(after, family, label) == values, (family, label)
+    conditions = _exposed_label_values(after, "croupier_ready_condition", "condition")
+    assert sorted(_documented_conditions()) == sorted(conditions)
 
     lines = [json.loads(line) for line in logged.getvalue().splitlines()]  # each line is one object
     assert table.emu.token not in logged.getvalue()
@@ -201,6 +240,159 @@ async def test_readiness_fails_while_a_channel_s_posts_are_held_for_a_missing_pe
 def _denied(table: Table, permissions: int) -> perms.Overwrite:
     """A member overwrite that denies the bot ``permissions``."""
     return perms.Overwrite(table.emu.bot_id, perms.MEMBER_OVERWRITE, deny=permissions)
+
+
+def _freiwurf(face: int, total: int) -> list[str]:
+    return [says("v6.freiwurf", player="Anna", face=face, total=total), asked("Anna")]
+
+
+async def test_retries_holds_and_undeliverable_answers_follow_discord_s_refusals_by_class(
+    table: Table,
+) -> None:
+    """Production pacing: the delivery's backoff starts at one second."""
+    p, emu = table.people, table.emu
+    by_class = {kind: {"class": kind} for kind in failures.CLASSES}
+    async with table.running() as bot, endpoint_of(table.store, bot) as endpoint:
+        ledger = bot.front.delivery.ledger
+        await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
+        await table.slash_message(p.anna, "mitmachen")
+        await until_ready(endpoint.url, True)
+        start = await scrape(endpoint.url)
+
+        # transient: the connection drops before Discord answers; tried again after the backoff
+        dropped = emu.fail_requests(operation="create_message", channel=p.channel, hang=0.01, then="drop")
+        table.dice.will_roll(3)
+        assert story(await table.said(p.anna, "weiter")) == _freiwurf(3, 3)
+        assert dropped.spent
+        transient = await scrape(endpoint.url)
+        assert moved(start, transient, "croupier_delivery_retries_total", **by_class["transient"]) == 1
+        assert moved(start, transient, "croupier_delivery_retries_total", **by_class["permission"]) == 0
+        assert value(transient, "croupier_channels_held", reason="send_messages") == 0
+
+        # permission: Send Messages denied, the answer held; granted, it goes out and the hold ends
+        await emu.set_overwrites(p.channel, [_denied(table, perms.SEND_MESSAGES)])
+        table.dice.will_roll(4)
+        typed = await table.say(p.anna, "weiter")
+        assert failing(await until_ready(endpoint.url, False)) == {
+            "held_channels": f"1 channel(s) held — channel {p.channel}: missing Send Messages"
+        }
+        holding = await scrape(endpoint.url)
+        assert moved(transient, holding, "croupier_delivery_retries_total", **by_class["permission"]) == 1
+        assert value(holding, "croupier_channels_held", reason="send_messages") == 1
+        assert sum(value(holding, "croupier_channels_held", reason=r) for r in _held_reasons(holding)) == 1
+        await emu.set_overwrites(p.channel, [])
+        assert (await table.answer_to(typed)).embeds
+        await until_ready(endpoint.url, True)
+        released = await scrape(endpoint.url)
+        assert value(released, "croupier_channels_held", reason="send_messages") == 0
+
+        # no Embed Links: not held, the answers go as text, and the channel counts as degraded
+        await emu.set_overwrites(p.channel, [_denied(table, perms.EMBED_LINKS)])
+        table.dice.will_roll(2)
+        as_text = await table.said(p.anna, "weiter")
+        assert not as_text.embeds
+        degraded = await scrape(endpoint.url)
+        assert value(degraded, "croupier_channels_degraded", permission="embed_links") == 1
+        assert failing(await until_ready(endpoint.url, True)) == {}  # its answers do go out
+        await emu.set_overwrites(p.channel, [])
+        await _until(lambda: not ledger.degraded)
+        assert value(await scrape(endpoint.url), "croupier_channels_degraded", permission="embed_links") == 0
+
+        # refused (a request Discord never takes) and permanent (the channel is gone): given up at once
+        given_up = await scrape(endpoint.url)
+        emu.fail_requests(operation="create_message", channel=p.channel, status=400, code=50035)
+        table.dice.will_roll(5)
+        await table.say(p.anna, "weiter")
+        await _until(lambda: ledger.undeliverable == 1)
+        emu.fail_requests(
+            operation="create_message", channel=p.channel, status=404, code=10003, message="Unknown Channel"
+        )
+        table.dice.will_roll(1)
+        await table.say(p.anna, "weiter")
+        await _until(lambda: ledger.undeliverable == 2)
+        end = await scrape(endpoint.url)
+        assert moved(given_up, end, "croupier_answers_undeliverable_total", **by_class["refused"]) == 1
+        assert moved(given_up, end, "croupier_answers_undeliverable_total", **by_class["permanent"]) == 1
+        assert moved(start, end, "croupier_delivery_retries_total", **by_class["transient"]) == 1
+        assert moved(start, end, "croupier_delivery_retries_total", **by_class["permission"]) == 1
+        assert failing(await until_ready(endpoint.url, True)) == {}  # nothing is held for them
+
+    # the metrics say what the delivery's own ledger says
+    counted = ledger.snapshot()["failures"]
+    assert (counted["transient"], counted["permission"], counted["refused"], counted["permanent"]) == (
+        1,
+        1,
+        1,
+        1,
+    )
+
+
+def _held_reasons(samples: Samples) -> set[str]:
+    return _exposed_label_values(samples, "croupier_channels_held", "reason")
+
+
+async def _until(check: Callable[[], bool], patience: float = 10.0) -> None:
+    """A safety net, not a measure: until ``check`` holds."""
+    async with asyncio.timeout(patience):
+        while True:
+            if check():
+                return
+            await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+async def rooms(discord_emulator: DiscordEmulator, croupier_store: Store) -> Rooms:
+    """Two guilds, one on each of two shards, as ``tests/discord/test_shards.py`` has them."""
+    playing = await furnish(discord_emulator, croupier_store, "Spelunke", 0)
+    other = await furnish(discord_emulator, croupier_store, "Taverne", 1)
+    return Rooms(discord_emulator, croupier_store, playing, other, Dice(), Clock())
+
+
+async def test_a_shard_invalidated_alone_is_not_caught_up_until_it_read_its_gap(rooms: Rooms) -> None:
+    emu, here, there = rooms.emu, rooms.playing, rooms.other
+    rooms.dice.will_roll(4)
+    async with rooms.running() as bot, endpoint_of(rooms.store, bot) as endpoint:
+        await rooms.seated(here)
+        assert failing(await until_ready(endpoint.url, True)) == {}
+        before = await scrape(endpoint.url)
+        assert value(before, "croupier_discord_guilds_caught_up", shard="0") == 1
+        assert value(before, "croupier_discord_guilds_caught_up", shard="1") == 1
+
+        gate = bot.hold(0)  # shard 0 identifies again only when the test lets it
+        await emu.invalidate_shard(0)
+        await emu.wait_for_gateway("invalid_session", lambda r: r.shard == (0, SHARDS))
+        away = await until_ready(endpoint.url, False)
+        assert list(failing(away)) == ["gateway"]
+        assert failing(away)["gateway"].startswith("shard 0 disconnected for ")
+        line = await emu.send_message(here.channel, here.anna, "weiter")  # in the gap: never an event
+
+        slow = emu.fail_requests(  # the new session's read of the gap takes its time
+            route="/channels/{channel_id}/messages",
+            method="GET",
+            channel=here.channel,
+            hang=math.inf,
+            then="process",
+        )
+        gate.set()
+        await _until(lambda: slow.times == 0)  # the history read is held
+        await _until(lambda: bot.gateway_watch.state(0)[0] == "ready")
+        reading = await until_ready(endpoint.url, False)
+        assert failing(reading) == {"caught_up": "shard(s) 0 reading what was typed while away"}
+        gap = await scrape(endpoint.url)
+        assert value(gap, "croupier_discord_guilds_caught_up", shard="0") == 0
+        assert value(gap, "croupier_discord_guilds_caught_up", shard="1") == 1  # played live all along
+
+        slow.release()
+        answer = await rooms.answer_to(here, line)
+        assert story(answer) == [says("v6.freiwurf", player="Anna", face=4, total=4), asked("Anna")]
+        assert failing(await until_ready(endpoint.url, True)) == {}
+        after = await scrape(endpoint.url)
+        assert value(after, "croupier_discord_guilds_caught_up", shard="0") == 1
+        # one run for shard 0's new session, which read the line typed in its gap; none for shard 1
+        assert moved(before, after, "croupier_catch_up_runs_total", shard="0") == 1
+        assert moved(before, after, "croupier_catch_up_lines_total", shard="0") == 1
+        assert moved(before, after, "croupier_catch_up_runs_total", shard="1") == 0
+        assert history_reads(emu, there.channel) == []
 
 
 async def test_rate_limits_and_slow_or_expired_interactions_are_counted(table: Table) -> None:
