@@ -8,6 +8,7 @@
     croupier verify    re-derive the dice of closed games from their seeds
     croupier audit     a game's log in order, undone moves marked with the undo's reason
     croupier migrate   bring the database schema to the newest revision
+    croupier healthcheck  exit 0 when the running croupier is ready (or, with none, the database usable)
     croupier odds      exact Killer odds for N dice
     croupier web       the tournament pages (run and console serve them too when WEB_PORT is set)
     croupier stats     are the dice fair? face counts, χ² test and luck per player
@@ -29,6 +30,7 @@ from typing import TextIO
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
+from bot.observability.logs import JsonFormatter
 from bot.redaction import RedactingFormatter
 from bot.settings import Settings, get_settings, settings_problem
 from bot.store import BadDatabaseURL, SchemaNotCurrent, Store, StoreUnavailable, store_url
@@ -93,7 +95,12 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     with_db(sub.add_parser("migrate", help="upgrade the database schema to head"))
-    with_db(sub.add_parser("healthcheck", help="exit 0 when the database answers and is migrated"))
+    with_db(
+        sub.add_parser(
+            "healthcheck",
+            help="exit 0 when the running croupier is ready (HEALTH_PORT), else when the database is usable",
+        )
+    )
 
     web = with_db(sub.add_parser("web", help="serve the tournament web pages"))
     web.add_argument("--host", help="address to listen on (default: WEB_HOST, else 127.0.0.1)")
@@ -132,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(settings_problem(error), 2)
     except UnicodeDecodeError as error:  # environment variables are text already: it is the file
         return _fail(f"cannot read .env: not UTF-8 text (byte {error.start}); save it as UTF-8", 2)
-    configure_logging(settings)
+    configure_logging(settings, events=_logs_events(args.command, settings))
     if args.command != "migrate":
         # The automatic first migration of a new SQLite file is routine, not news.
         logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -156,14 +163,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
-def configure_logging(settings: Settings) -> None:
-    """Log to stderr at LOG_LEVEL, every line without secrets (the token, passwords, interaction tokens)
-    and without discord.py's routine notes (see :class:`RoutineNotes`)."""
+def configure_logging(settings: Settings, *, events: bool = True) -> None:
+    """Log to stderr at LOG_LEVEL — as text, or one JSON object per line (LOG_FORMAT=json) — every
+    line without secrets (the token, passwords, interaction tokens) and without discord.py's routine
+    notes (see :class:`RoutineNotes`). ``events``: a line per request the service settled
+    (:mod:`bot.observability.requests`) at INFO; else only from LOG_LEVEL=DEBUG."""
     token = settings.discord_token.get_secret_value() if settings.discord_token is not None else ""
     handler = logging.StreamHandler()
-    handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets=[token.strip()]))
+    formatter: logging.Formatter
+    if settings.log_format == "json":
+        formatter = JsonFormatter(secrets=[token.strip()])
+    else:
+        formatter = RedactingFormatter(LOG_FORMAT, secrets=[token.strip()])
+    handler.setFormatter(formatter)
     handler.addFilter(RoutineNotes(verbose=settings.log_level_number <= logging.DEBUG))
     logging.basicConfig(level=settings.log_level.upper(), handlers=[handler])
+    quiet = not events and settings.log_level_number > logging.DEBUG
+    logging.getLogger("croupier.events").setLevel(logging.WARNING if quiet else logging.NOTSET)
+
+
+def _logs_events(command: str, settings: Settings) -> bool:
+    """Whether a line per request is logged at INFO: by the bot, which runs for weeks with nobody
+    watching; not by the console (its terminal is the players' screen) nor by a one-off command such
+    as ``replay`` (its output is the answer) — unless JSON logs were asked for."""
+    bot = command == "run" or (command == "start" and settings.discord_token is not None)
+    return bot or settings.log_format == "json"
 
 
 class RoutineNotes(logging.Filter):
@@ -245,6 +269,8 @@ def _run(args: argparse.Namespace) -> int:
 def _console(args: argparse.Namespace, banner: bool = False, web_by_default: bool = False) -> int:
     from bot.console import Console, run_console
     from bot.croupier import Croupier, seed_from_text
+    from bot.observability.endpoint import serving
+    from bot.observability.health import Health, StoreHealth
     from bot.web.commands import site_beside_console
 
     settings = get_settings()
@@ -260,7 +286,12 @@ def _console(args: argparse.Namespace, banner: bool = False, web_by_default: boo
         text = (
             BANNER.format(db=mask_url(_db_url(args)), mod=(args.moderator or ["mod"])[0]) if banner else None
         )
-        async with site_beside_console(settings, _db_url(args), by_default=web_by_default) as site:
+        health = Health()
+        health.add("store", StoreHealth(store))
+        async with (
+            serving(health, settings.health_host, settings.health_port),
+            site_beside_console(settings, _db_url(args), by_default=web_by_default) as site,
+        ):
             if site is not None and text is not None:
                 text += WEB_BANNER.format(url=settings.public_web_url, mod=(args.moderator or ["mod"])[0])
             return await run_console(console, as_json=args.json, banner=text)
@@ -363,7 +394,19 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _healthcheck(args: argparse.Namespace) -> int:
+    """Ask the running croupier (HEALTH_PORT); when none answers there, or without HEALTH_PORT, check
+    that the database answers and is migrated (see :mod:`bot.observability.probe`)."""
+    from bot.observability.probe import ask
+
+    url = get_settings().health_url
+    if url is not None:
+        asked = ask(url)
+        if not asked.absent:
+            return 0 if asked.ready else _fail(asked.problem)
+
     async def body(store: Store) -> int:
+        if url is not None:
+            print(f"croupier: no croupier answers on {url}; the database answers and is migrated")
         return 0
 
     return _with_store(args, body)

@@ -18,12 +18,14 @@ import secrets
 import shlex
 import stat
 import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _json_string
 from typing import TextIO
 
 from bot.croupier import Croupier, Incoming
+from bot.observability import answers
 from bot.option_words import options, split
 from bot.replies import Reply
 from bot.store import StoreUnavailable
@@ -265,9 +267,12 @@ async def run_console(
     if banner and not as_json:
         printer.banner(banner)
     async for raw in _lines(stdin):
+        arrived = time.perf_counter()
         answer = await console.handle(raw.rstrip("\n"))
         if answer is not None:
             printer.show(answer)
+            if not answer.silent:
+                answers.answered("console", time.perf_counter() - arrived)
     return 0
 
 

@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -67,6 +68,7 @@ from bot.moves import (
     read_line,
     reconsider,
 )
+from bot.observability import requests
 from bot.once import OncePer
 from bot.open_kinds import OpenKinds
 from bot.rendering import Narrator, Table
@@ -554,7 +556,9 @@ class Croupier:
         logged transaction."""
 
         return await self._guarded(
-            msg, lambda: self.store.run(self._riding(lambda uow: self._moderate_in(uow, msg, action)))
+            msg,
+            lambda: self.store.run(self._riding(lambda uow: self._moderate_in(uow, msg, action))),
+            action=True,
         )
 
     def _moderate_in(self, uow: UnitOfWork, msg: Incoming, action: ModeratorAction) -> Reply:
@@ -995,7 +999,17 @@ class Croupier:
         record = channel.game
         return GAMES.get(record.kind) if record is not None else None
 
-    async def _guarded(self, msg: Incoming, run: Callable[[], Awaitable[Reply]]) -> Reply:
+    async def _guarded(
+        self, msg: Incoming, run: Callable[[], Awaitable[Reply]], *, action: bool = False
+    ) -> Reply:
+        """:meth:`_serialised`, the request counted and logged once it is settled (``action``: a
+        moderator's, see :mod:`bot.observability.requests`)."""
+        started = time.perf_counter()
+        reply = await self._serialised(msg, run)
+        requests.settled(msg, reply, started, action=action)
+        return reply
+
+    async def _serialised(self, msg: Incoming, run: Callable[[], Awaitable[Reply]]) -> Reply:
         """Serialise per channel, and retry a lost race (another process wrote first, or the database
         aborted one of two writers waiting for each other) or a unit of work that met a dead pooled
         connection. Retrying is safe: the message id makes it exactly-once."""

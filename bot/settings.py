@@ -24,6 +24,8 @@ DEFAULT_TURN_TIMEOUT_SECONDS = 86_400  # a day: the pace of the forum games
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 DEFAULT_WEB_HOST = "127.0.0.1"
 DEFAULT_WEB_PORT = 8080
+DEFAULT_HEALTH_HOST = "127.0.0.1"
+DEFAULT_BACKLOG_MAX = 200
 
 # A Discord bot token is three base64url parts joined by dots; the first encodes the bot's user id.
 _TOKEN_PART = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -82,6 +84,7 @@ class Settings(BaseSettings):
     # Read typed words (privileged intent); false, or refused by Discord: buttons and /zug only.
     discord_message_content: bool = True
     log_level: str = "INFO"
+    log_format: Literal["text", "json"] = "text"  # json: one JSON object per line (bot/observability/logs.py)
     croupier_language: Literal["de", "fr", "en"] | None = None
     turn_timeout_seconds: int = Field(default=DEFAULT_TURN_TIMEOUT_SECONDS, gt=0)
     moderator_role: str | None = None
@@ -91,6 +94,10 @@ class Settings(BaseSettings):
     web_base_url: str | None = None  # what /settings web=on hands out, e.g. https://dice.example.org
     # Whether the start page lists the tournaments moderators listed (/settings listed=on); off: none.
     web_index: bool = True
+    # Liveness, readiness and metrics over HTTP (bot/observability): blank serves none.
+    health_host: str = DEFAULT_HEALTH_HOST
+    health_port: int | None = Field(default=None, ge=1, le=65535)
+    health_backlog_max: int = Field(default=DEFAULT_BACKLOG_MAX, ge=1)  # posts waiting: beyond, not ready
 
     @field_validator("discord_guild_ids", "discord_shard_ids", mode="before")
     @classmethod
@@ -107,6 +114,11 @@ class Settings(BaseSettings):
             if value not in LOG_LEVELS:
                 raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
         return value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_format(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("croupier_language", mode="before")
     @classmethod
@@ -138,6 +150,20 @@ class Settings(BaseSettings):
         if self.web_base_url:
             return self.web_base_url.rstrip("/")
         return f"http://{self.web_host}:{self.web_port or DEFAULT_WEB_PORT}"
+
+    @property
+    def health_url(self) -> str | None:
+        """Where this process's health endpoint answers locally (None: HEALTH_PORT is not set); an
+        address that listens everywhere is asked on the loopback."""
+        if self.health_port is None:
+            return None
+        host = self.health_host.strip() or DEFAULT_HEALTH_HOST
+        if host in ("0.0.0.0", ""):
+            host = "127.0.0.1"
+        elif host == "::":
+            host = "::1"
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{self.health_port}"
 
     @property
     def log_level_number(self) -> int:

@@ -158,6 +158,8 @@ def test_bot_starts_only_after_the_migration_completed(compose: dict[str, Any]) 
     assert bot["command"] == ["croupier", "run"]
     assert bot["restart"] == "unless-stopped"
     assert bot["healthcheck"]["test"] == ["CMD", "croupier", "healthcheck"]
+    # the healthcheck asks the bot's readiness on its own endpoint, not just the database
+    assert str(bot["environment"]["HEALTH_PORT"]) == "9180"
 
 
 def test_database_is_healthchecked_and_kept_in_a_named_volume(compose: dict[str, Any]) -> None:

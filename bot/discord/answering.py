@@ -31,6 +31,7 @@ import aiohttp
 import discord
 
 from bot.discord.outgoing import Outgoing
+from bot.observability import answers, interactions
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,7 @@ class Answer:
                 if error.code != UNKNOWN_INTERACTION:
                     raise
                 log.warning("interaction %s expired before it could be deferred", self.interaction.id)
+                interactions.expired()
                 self.state = GONE
                 return
             except discord.HTTPException as error:
@@ -119,6 +121,7 @@ class Answer:
                 )
                 return
             self.state = DEFERRED
+            interactions.deferred(self.component)
 
     def settle(self) -> None:
         """No defer is needed any more (the answer is being sent, or there will be none)."""
@@ -142,6 +145,7 @@ class Answer:
         self.settle()
         async with self._lock:
             first = await self._guarded(lambda: self._send(out, private))
+            answers.DISCORD.posted(self.interaction.id)
             for part in out.more:
                 await self._guarded(functools.partial(self._followup, part, private))
             return first
@@ -166,6 +170,7 @@ class Answer:
                 if not _gone(error):
                     raise
                 log.warning("interaction %s is gone (%s)", self.interaction.id, error)
+                interactions.expired()
                 self.state = GONE
                 raise InteractionGone(self.interaction.id) from error
 

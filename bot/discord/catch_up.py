@@ -39,6 +39,7 @@ from bot.discord.delivery import Tracked
 from bot.discord.mentions import service_text
 from bot.discord.outgoing import answer_for
 from bot.forum import Pending
+from bot.observability import catch_up as observed
 from bot.store import CatchUpPoint, StoreUnavailable
 from engine.numbers import digits
 
@@ -137,6 +138,7 @@ async def shard_ready(front: Front, shard_id: int) -> None:
         else:
             log.info("shard %d has a new session: catching up with its %d guild(s)", shard_id, len(guild_ids))
         lines = await catch_up(front, guild_ids)
+        observed.ran(shard_id, lines)
         if lines:
             log.info("shard %d: caught up with %d line(s) typed while it was away", shard_id, lines)
     except Exception:

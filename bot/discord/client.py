@@ -30,6 +30,7 @@ from bot.discord.options import BotOptions
 from bot.discord.slash import install
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.turn_clock import TurnClock
+from bot.discord.watch import GatewayWatch
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,7 @@ class CroupierBot(discord.AutoShardedClient):
             shards["shard_count"] = self.options.shard_count
         if self.options.shard_ids is not None:
             shards["shard_ids"] = list(self.options.shard_ids)
+        self.gateway_watch = GatewayWatch()  # shard states, for the operator (bot/discord/watch.py)
         self.front = Front(self, croupier, self.options)
         super().__init__(
             intents=intents(self.options.message_content),
@@ -139,6 +141,10 @@ class CroupierBot(discord.AutoShardedClient):
                 log.info("registered %d slash commands in %s", len(done.commands), where)
             else:
                 log.info("slash commands in %s as registered before (%d)", where, len(done.commands))
+
+    def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
+        self.gateway_watch.saw(event, args)
+        super().dispatch(event, *args, **kwargs)
 
     async def on_message(self, message: discord.Message) -> None:
         await self.front.on_message(message)

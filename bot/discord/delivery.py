@@ -48,6 +48,7 @@ from bot.croupier import Croupier
 from bot.discord import failures
 from bot.discord.failures import (
     MISSING_PERMISSIONS,
+    PERMANENT,
     PERMISSION,
     REPLY_WITHOUT_HISTORY,
     THREAD_ARCHIVED,
@@ -58,6 +59,8 @@ from bot.discord.holds import PROBE_AFTER_S, Gone, Holds, said
 from bot.discord.outgoing import Outgoing
 from bot.discord.rights import Rights
 from bot.forum import RESULT
+from bot.observability import delivery as observed
+from bot.observability.answers import DISCORD as ARRIVALS
 from bot.store import StoreUnavailable
 from engine.numbers import SNOWFLAKE_MAX, whole_number
 
@@ -227,9 +230,11 @@ class Delivery:
                     if tracked is None:
                         return first  # an untracked post that did not go
                     self.holds.hold(channel_id, PERMISSION, None)
+                    observed.retried(PERMISSION)
                     continue
                 if index == 0:
                     first = result
+                    ARRIVALS.posted(_answered(tracked, reference))
                     if not shape.text and parts[0].embeds and _embeds_dropped(result, parts[0]):
                         shape = await self._embeds_were_dropped(channel_id, result, shape, lang)
                 index += 1
@@ -238,7 +243,7 @@ class Delivery:
                 if tracked is not None:
                     log.info("stopping: %s stays pending", tracked.what)
                 return first
-            await self._undeliverable(channel_id, tracked)
+            await self._undeliverable(channel_id, tracked, gone.kind)
             return first
         await self._delivered(tracked)
         return first
@@ -306,7 +311,7 @@ class Delivery:
                 kind = self.holds.failed(channel_id, error)
                 if kind not in (TRANSIENT, PERMISSION):
                     log.warning("channel %s refuses the post for good (%s)", channel_id, said(error))
-                    raise Gone from error
+                    raise Gone(kind=kind) from error
                 if kind == PERMISSION:
                     instead = self._instead(channel_id, error, part, reference)
                     if instead is not None:
@@ -314,6 +319,7 @@ class Delivery:
                     self.holds.hold(channel_id, PERMISSION, error)  # later notes are not even tried
                     if tracked is None:
                         return None
+                    observed.retried(PERMISSION)  # once the channel is released, or probed
                     continue
                 if tracked is None:
                     log.warning("could not post in channel %s: %s", channel_id, said(error))
@@ -323,6 +329,7 @@ class Delivery:
                 first_failure = first_failure or time.monotonic()
                 if time.monotonic() - first_failure > self.transient_patience:
                     self.holds.hold(channel_id, TRANSIENT, error)
+                    observed.retried(TRANSIENT)  # at the hourly probe
                     delay, first_failure = self.backoff_start, None
                     continue
                 self.holds.troubled(channel_id).set()
@@ -330,6 +337,7 @@ class Delivery:
                     "posting in channel %s failed (%s); retrying in %g s", channel_id, said(error), delay
                 )
                 look = not isinstance(error, discord.HTTPException) or error.status >= 500
+                observed.retried(TRANSIENT)
                 await self._sleep(delay)
                 delay = min(delay * 2, self.backoff_cap)
             else:
@@ -398,7 +406,7 @@ class Delivery:
                 edited = await asyncio.wait_for(partial.edit(**shown.edit_kwargs()), self.post_timeout)
             except Gone as gone:
                 if not gone.stopping:
-                    await self._undeliverable(channel_id, tracked)
+                    await self._undeliverable(channel_id, tracked, gone.kind)
                 return False
             except Exception as error:
                 if _archived(error) and not unarchived:
@@ -418,14 +426,16 @@ class Delivery:
                             said(error),
                             delay,
                         )
+                        observed.retried(TRANSIENT)
                         await self._sleep(delay)
                         delay = min(delay * 2, self.backoff_cap)
                         continue
                 if kind in (TRANSIENT, PERMISSION) and tracked is not None and not self.holds.stopping:
                     self.holds.hold(channel_id, kind, error)
+                    observed.retried(kind)
                     continue
                 if kind not in (TRANSIENT, PERMISSION):
-                    await self._undeliverable(channel_id, tracked)
+                    await self._undeliverable(channel_id, tracked, kind)
                 log.warning(
                     "could not update message %s in channel %s: %s", message_id, channel_id, said(error)
                 )
@@ -465,6 +475,7 @@ class Delivery:
                     return False
                 first_failure = first_failure or time.monotonic()
                 patient = kind == TRANSIENT and time.monotonic() - first_failure <= self.transient_patience
+                observed.retried(kind)
                 if channel_id is not None and not patient:
                     self.holds.hold(channel_id, kind, error)
                     continue
@@ -510,8 +521,8 @@ class Delivery:
         else:
             self.acknowledge(tracked)
 
-    async def _undeliverable(self, channel_id: int, tracked: Key | None) -> None:
-        self.holds.dropped(channel_id)
+    async def _undeliverable(self, channel_id: int, tracked: Key | None, kind: str = PERMANENT) -> None:
+        self.holds.dropped(channel_id, kind)
         log.warning(
             "channel %s is gone or refuses the answer for good: %s is undeliverable",
             channel_id,
@@ -544,6 +555,13 @@ class Delivery:
             log.warning("thread %s is archived and stays so (%s)", channel_id, error)
             return False
         return True
+
+
+def _answered(tracked: Key | None, reference: discord.MessageReference | None) -> int | None:
+    """The message or interaction a post answers, if it answers one (its latency is timed)."""
+    if tracked is not None:
+        return tracked.answering or tracked.interaction
+    return reference.message_id if reference is not None else None
 
 
 def _nonce(tracked: Key, index: int) -> str:

@@ -33,8 +33,8 @@ from bot.discord.mentions import quiet
 from bot.exports import StandingsTable, column, note_lines
 from bot.games import GAMES
 from bot.replies import Card, Reply, Row
-from engine.numbers import digits
 from bot.shown_names import shortened
+from engine.numbers import digits
 
 __all__ = [
     "BLANK",

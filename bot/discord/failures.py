@@ -13,9 +13,10 @@ Every delivery failure falls in one class, decided by Discord's answer (see :fun
 - ``refused`` — a request Discord will never take (a 400): undeliverable, and logged as the bug it is.
 
 :class:`Ledger` holds the counts, the channels held with the permission they miss, the channels whose
-posts are degraded, and the invalid requests (401, 403, 429) of the last ten minutes — Discord bans an
-IP that makes 10,000 of those in ten minutes. It is read by whoever reports on the bot's health; only
-:mod:`bot.discord.delivery` and the client's HTTP trace write it.
+posts are degraded, and the invalid requests (401, 403, 429 but a shared limit's) of the last ten
+minutes — Discord bans an IP that makes 10,000 of those in ten minutes. It is read by whoever reports
+on the bot's health (``bot.discord.watch``); only :mod:`bot.discord.delivery` and the client's HTTP
+trace write it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from typing import Any
 
 import aiohttp
 import discord
+
+from bot.observability import limits
 
 log = logging.getLogger(__name__)
 
@@ -163,12 +166,20 @@ class Ledger:
 
 def invalid_request_trace(ledger: Ledger) -> aiohttp.TraceConfig:
     """An HTTP trace for discord.py's session that counts every 401, 403 and 429 it gets — any route,
-    webhooks included — and logs the figure as it crosses each of :data:`INVALID_WARN_AT`."""
+    webhooks included, but not a 429 of a shared resource's limit, which Discord does not count
+    (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans)
+    — and logs the figure as it crosses each of :data:`INVALID_WARN_AT`. The operator's counters
+    (:mod:`bot.observability.limits`) are fed here too: one count for the log, the ledger and
+    ``/metrics``."""
     trace = aiohttp.TraceConfig()
 
     async def ended(session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
-        if params.response.status not in INVALID_STATUSES:
+        status = params.response.status
+        if status not in INVALID_STATUSES:
             return
+        if status == 429 and limits.rate_limited(params.response.headers) == limits.SHARED:
+            return
+        limits.invalid(status)
         figure = ledger.invalid_request()
         if figure is not None:
             log.warning(

@@ -45,6 +45,7 @@ from bot.discord.readiness import Readiness
 from bot.discord.rights import label
 from bot.forum import PLAYED_IN_THREAD
 from bot.keyed_locks import KeyedLocks
+from bot.observability.answers import DISCORD as ARRIVALS
 from bot.replies import Reply
 from bot.store import StoreUnavailable
 from engine.game import Join
@@ -133,6 +134,7 @@ class Front:
         text = service_text(message.content).strip()
         if not text:
             return
+        ARRIVALS.arrived(message.id)
         if not self.caught_up.is_caught_up(message.guild.id):
             self.reads.arrived_live(message.guild.id, message.channel.id, message.id)
             await self.caught_up.wait_for(message.guild.id)
@@ -276,6 +278,7 @@ class Front:
     ) -> Answer:
         """The answer of a new interaction, deferred if the service is not done in time."""
         answer = Answer(interaction, private=private, component=component, defer_after=self.defer_after)
+        ARRIVALS.arrived(interaction.id)
         self._answers[interaction.id] = answer
         answer.watch()
         return answer

@@ -19,9 +19,10 @@ import discord
 
 from bot import texts
 from bot.discord import failures
-from bot.discord.failures import MISSING_ACCESS, PERMISSION, TRANSIENT, Hold, Ledger
+from bot.discord.failures import MISSING_ACCESS, PERMANENT, PERMISSION, TRANSIENT, Hold, Ledger
 from bot.discord.mentions import nobody
 from bot.discord.rights import Rights, label, rights_in
+from bot.observability import delivery as observed
 
 log = logging.getLogger(__name__)
 
@@ -31,11 +32,13 @@ NOTE_TIMEOUT_S = 30.0
 
 
 class Gone(Exception):
-    """The channel will never take the post (undeliverable), or the bot is stopping (``stopping``)."""
+    """The channel will never take the post (undeliverable, ``kind``: the failure's class — permanent
+    or refused), or the bot is stopping (``stopping``)."""
 
-    def __init__(self, stopping: bool = False) -> None:
+    def __init__(self, stopping: bool = False, kind: str = PERMANENT) -> None:
         super().__init__("stopping" if stopping else "gone")
         self.stopping = stopping
+        self.kind = kind
 
 
 class Holds:
@@ -204,9 +207,11 @@ class Holds:
                 "channel %s takes posts again (held since %s: %s)", channel_id, hold.since, hold.describe()
             )
 
-    def dropped(self, channel_id: int) -> None:
-        """The channel's answer is undeliverable: nothing waits for it any more."""
+    def dropped(self, channel_id: int, kind: str = PERMANENT) -> None:
+        """The channel's answer is undeliverable (a failure of class ``kind``): nothing waits for it
+        any more."""
         self.ledger.undeliverable += 1
+        observed.given_up(kind)
         self.ledger.held.pop(channel_id, None)
         self._tried.pop(channel_id, None)
         self.troubled(channel_id).clear()

@@ -115,6 +115,10 @@ class Outbox:
             if not self._workers:
                 self._idle.set()
 
+    def backlog(self) -> int:
+        """Jobs queued or being done, in all channels and lanes: the delivery backlog."""
+        return sum(len(queue) for queue in self._queues.values()) + len(self._workers)
+
     def busy(self) -> int:
         """How many channels have a worker right now."""
         return len(self._workers)

@@ -84,6 +84,10 @@ class Readiness:
     def is_caught_up(self, guild_id: int | None) -> bool:
         return self._event(self.shard_of(guild_id)).is_set()
 
+    def shard_caught_up(self, shard_id: int) -> bool:
+        """Whether the shard's current session has caught up (what the operator's readiness asks)."""
+        return self._event(shard_id).is_set()
+
     async def wait_for(self, guild_id: int | None) -> None:
         """Until the shard of the guild has caught up (at once, mostly)."""
         event = self._event(self.shard_of(guild_id))

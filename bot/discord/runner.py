@@ -23,7 +23,10 @@ from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
 from bot.discord.endpoint import use_endpoints
 from bot.discord.options import BotOptions
-from bot.settings import Settings
+from bot.discord.watch import DiscordHealth
+from bot.observability.endpoint import CannotServeHealth, serving
+from bot.observability.health import Health, StoreHealth
+from bot.settings import DEFAULT_BACKLOG_MAX, Settings
 from bot.store import BadDatabaseURL, ChannelDefaults, SchemaNotCurrent, Store, StoreUnavailable
 from bot.urls import mask_urls_in
 
@@ -75,14 +78,21 @@ async def serve_settings(
         store = await Store.open(db_url, defaults=ChannelDefaults.from_settings(settings))
     except (StoreUnavailable, SchemaNotCurrent, BadDatabaseURL) as error:
         return fail(str(error))
+    health = Health()
+    health.add("store", StoreHealth(store))
     try:
-        return await serve(
-            Croupier(store=store, web_base_url=settings.public_web_url),  # what `web: an` hands out
-            settings.discord_token.get_secret_value(),
-            BotOptions.from_settings(settings),
-            client_factory=client_factory,
-            handle_signals=handle_signals,
-        )
+        async with serving(health, settings.health_host, settings.health_port):
+            return await serve(
+                Croupier(store=store, web_base_url=settings.public_web_url),  # what `web: an` hands out
+                settings.discord_token.get_secret_value(),
+                BotOptions.from_settings(settings),
+                client_factory=client_factory,
+                handle_signals=handle_signals,
+                health=health,
+                backlog_max=settings.health_backlog_max,
+            )
+    except CannotServeHealth as error:
+        return fail(str(error))
     finally:
         await store.close()
 
@@ -94,12 +104,18 @@ async def serve(
     *,
     client_factory: ClientFactory = CroupierBot,
     handle_signals: bool = False,
+    health: Health | None = None,
+    backlog_max: int = DEFAULT_BACKLOG_MAX,
 ) -> int:
-    """Log in and run until the client is closed; 0 after a clean stop, 1 with a one-line reason."""
+    """Log in and run until the client is closed; 0 after a clean stop, 1 with a one-line reason.
+    ``health``: the process's, to which the client adds its part (shards, catch-up, delivery)."""
     options = options or BotOptions()
     while True:
+        client = client_factory(croupier, options)
+        if health is not None:
+            health.add("discord", DiscordHealth(client, backlog_max))
         try:
-            return await _run(client_factory(croupier, options), token, handle_signals)
+            return await _run(client, token, handle_signals)
         except discord.PrivilegedIntentsRequired:
             if not options.message_content:
                 return fail(INTENTS_REFUSED)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
+import time
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, Generic, TypeVar
@@ -54,9 +55,10 @@ class Lane:
         self._queue: queue.SimpleQueue[Job[Any] | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._threads = [
-            threading.Thread(target=self._serve, name=f"{name}_{number}", daemon=True)
+            threading.Thread(target=self._serve, args=(number,), name=f"{name}_{number}", daemon=True)
             for number in range(threads)
         ]
+        self._busy = [0.0] * threads  # when each thread's running job started (0: it waits)
         self._started = False
         self._closed = False
 
@@ -81,7 +83,12 @@ class Lane:
             job.state = _WITHDRAWN
             return True
 
-    def _serve(self) -> None:
+    def busy_since(self) -> float | None:
+        """When the longest-running job started (``time.monotonic``); None when no job runs."""
+        started = [since for since in self._busy if since]
+        return min(started) if started else None
+
+    def _serve(self, number: int) -> None:
         while True:
             job = self._queue.get()
             if job is None:
@@ -92,10 +99,12 @@ class Lane:
                 job.state = _RUNNING
             result: Any = None
             error: BaseException | None = None
+            self._busy[number] = time.monotonic()
             try:
                 result = job.work()
             except BaseException as raised:  # handed to the caller, whatever it is
                 error = raised
+            self._busy[number] = 0.0
             with suppress(RuntimeError):  # the caller's event loop is closed: nobody waits any more
                 job.loop.call_soon_threadsafe(_settle, job.future, result, error)
             del job, result, error

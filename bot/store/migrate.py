@@ -196,6 +196,9 @@ def _revision_of(connection: Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
+revision_of = _revision_of
+
+
 def _state_of(connection: Connection) -> tuple[str | None, list[str]]:
     return _revision_of(connection), inspect(connection).get_table_names()
 

@@ -32,6 +32,7 @@ from typing import Self, TypeVar
 from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import URL
 
+from bot.observability.metrics import COMMITS, READ_UNITS, WRITE_UNITS
 from bot.store.db import SQLITE_BEGIN, connect, create_engine, mask_url, reachable, store_url
 from bot.store.errors import StoreUnavailable
 from bot.store.lanes import Lane
@@ -167,6 +168,14 @@ class UnitOfWork:
 
     def _count_commit(self) -> None:
         self.commits += 1
+        COMMITS.inc()
+
+    def schema_revision(self) -> str | None:
+        """The schema revision the database is at (None: never migrated), for the readiness check."""
+        from bot.store.migrate import revision_of
+
+        with reachable(self._url):
+            return revision_of(self._live())
 
     def rollback(self) -> None:
         with reachable(self._url):
@@ -356,6 +365,7 @@ class Store:
 
         lane = self.workers.for_(read_only)
         handed = lane.submit(job)
+        (READ_UNITS if read_only else WRITE_UNITS).inc()
 
         def withdraw() -> None:  # not started in time: it never will be, and the caller hears why
             if lane.withdraw(handed) and not handed.future.done():

@@ -59,7 +59,7 @@ BACKLOG = 5000
 @dataclass(frozen=True)
 class GatewayRecord:
     """Something that happened on the gateway: kind is connect, identify, resume, resumed, invalid_session,
-    heartbeat, presence, request_members, dispatch, reconnect_request or close."""
+    heartbeat, presence, request_members, dispatch, reconnect_request, close or refused (an outage)."""
 
     kind: str
     session_id: str | None
@@ -154,6 +154,7 @@ class Gateway:
         self.sessions: dict[str, Session] = {}
         self.connections: set[Connection] = set()
         self.records: Journal[GatewayRecord] = Journal("gateway")
+        self.unreachable = False  # an outage: see cut_off()
         # Cleared by a test to hold RESUMEs until it set it again (a reconnect that takes a while).
         self.resumes_open = asyncio.Event()
         self.resumes_open.set()
@@ -173,6 +174,9 @@ class Gateway:
     # websocket lifecycle ------------------------------------------------------------------------------------
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.unreachable:  # the edge answers, the gateway behind it does not
+            await self._record("refused", None, {"status": 503})
+            return web.Response(status=503, text="503 Service Unavailable")
         ws = web.WebSocketResponse(timeout=2.0, max_msg_size=16 * 1024 * 1024)
         await ws.prepare(request)
         compress = request.query.get("compress")
@@ -353,6 +357,18 @@ class Gateway:
         live = list(self.connections)
         await asyncio.gather(*(c.close(code, "Emulated gateway drop.") for c in live), return_exceptions=True)
         return len(live)
+
+    async def cut_off(self) -> int:
+        """An outage of the gateway as a client lives through it: every websocket drops and every new
+        connection is refused (503) until :meth:`restore`. Not a behaviour Discord documents, but what
+        its gateway docs expect a client to survive: it reconnects and resumes, retrying with backoff
+        (https://discord.com/developers/docs/events/gateway#disconnections). Sessions stay resumable."""
+        self.unreachable = True
+        return await self.disconnect_all(4000)
+
+    def restore(self) -> None:
+        """End the outage: connections are accepted again."""
+        self.unreachable = False
 
     async def request_reconnect(self) -> int:
         live = [c for c in self.connections if c.session is not None]

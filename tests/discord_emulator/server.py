@@ -1016,6 +1016,13 @@ class DiscordEmulator:
         """Drop every gateway websocket like a network blip; sessions stay resumable. Returns how many."""
         return await self.gateway.disconnect_all(code)
 
+    async def cut_gateway(self) -> int:
+        """Drop every gateway connection and refuse new ones until :meth:`restore_gateway` (an outage)."""
+        return await self.gateway.cut_off()
+
+    def restore_gateway(self) -> None:
+        self.gateway.restore()
+
     async def request_reconnect(self) -> int:
         """Send opcode 7 RECONNECT to every connected session."""
         return await self.gateway.request_reconnect()

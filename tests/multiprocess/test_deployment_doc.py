@@ -20,7 +20,7 @@ BOTS = ("bot", "bot-shard-1")
 
 
 def _override() -> str:
-    blocks = re.findall(r"```yaml\n(.*?)```", DOC, re.S)
+    blocks = [block for block in re.findall(r"```yaml\n(.*?)```", DOC, re.S) if "\nservices:" in block]
     assert len(blocks) == 1, "docs/deployment.md should show exactly one compose override"
     return str(blocks[0])
 
@@ -45,6 +45,7 @@ def test_the_override_gives_each_bot_service_its_own_shard_of_one_database(resol
     assert len({env["DATABASE_URL"] for env in environments}) == 1
     assert environments[0]["DATABASE_URL"].endswith("@db:5432/croupier")
     assert "DISCORD_TOKEN" in environments[1]  # from .env, like the base service
+    assert {str(env["HEALTH_PORT"]) for env in environments} == {"9180"}  # each its own container
 
 
 def test_every_bot_service_waits_for_the_migration_and_is_health_checked(resolved: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ discord.py and the croupier log it, and as ``croupier``'s log handler writes it 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import secrets
@@ -22,6 +23,7 @@ import pytest
 
 from bot.cli import LOG_FORMAT
 from bot.croupier import Croupier
+from bot.observability.logs import JsonFormatter
 from bot.redaction import RedactingFormatter, redact
 from bot.store import Store, StoreUnavailable, UnitOfWork
 from bot.store import mask_url as store_mask_url
@@ -120,6 +122,22 @@ async def test_the_log_handler_writes_no_secret_at_any_level(
         assert table.emu.token not in line
         for token in tokens:
             assert token not in line  # … without their tokens
+
+
+async def test_the_json_log_writes_no_secret_at_any_level_one_line_per_record(
+    table: Table, records: list[logging.LogRecord]
+) -> None:
+    """LOG_FORMAT=json: the same records, each one JSON object on one line, with the same masking."""
+    formatter = JsonFormatter(secrets=[table.emu.token])
+    tokens = tokens_of(table)
+    written = [formatter.format(record) for record in records]
+    for line in written:
+        assert "\n" not in line  # each record one line
+        assert json.loads(line)["level"] in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+        assert DB_SECRET not in line
+        assert table.emu.token not in line
+        for token in tokens:
+            assert token not in line
 
 
 def test_redact_masks_tokens_urls_and_given_secrets() -> None:

@@ -60,6 +60,17 @@ def test_defaults_need_no_configuration() -> None:
     assert settings.croupier_language is None
     assert settings.turn_timeout_seconds == 86_400
     assert settings.moderator_role is None
+    assert settings.log_format == "text"
+    assert (settings.health_host, settings.health_port, settings.health_url) == ("127.0.0.1", None, None)
+    assert settings.health_backlog_max == 200
+
+
+def test_the_health_endpoint_is_asked_on_the_loopback_where_it_listens_everywhere() -> None:
+    assert load(HEALTH_PORT="9180").health_url == "http://127.0.0.1:9180"
+    assert load(HEALTH_PORT="9180", HEALTH_HOST="0.0.0.0").health_url == "http://127.0.0.1:9180"
+    assert load(HEALTH_PORT="9180", HEALTH_HOST="::").health_url == "http://[::1]:9180"
+    assert load(HEALTH_PORT="9180", HEALTH_HOST="10.0.0.5").health_url == "http://10.0.0.5:9180"
+    assert load(LOG_FORMAT=" JSON ").log_format == "json"
 
 
 def test_environment_variables_fill_every_field(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -117,6 +128,9 @@ def test_environment_beats_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         ("TURN_TIMEOUT_SECONDS", "0"),
         ("DISCORD_GUILD_IDS", "12,abc"),
         ("DISCORD_SHARD_COUNT", "0"),
+        ("LOG_FORMAT", "xml"),
+        ("HEALTH_PORT", "70000"),
+        ("HEALTH_BACKLOG_MAX", "0"),
     ],
 )
 def test_bad_values_are_refused_with_the_setting_named(name: str, value: str) -> None:

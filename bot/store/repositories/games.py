@@ -360,6 +360,12 @@ class Games:
         statement = select(func.count()).select_from(games_t).where(games_t.c.tournament_id == tournament_id)
         return int((self._tx.execute(statement)).scalar_one())
 
+    def open_by_kind(self) -> dict[str, int]:
+        """How many games are open, by kind of game (every channel's, every process's)."""
+        statement = select(games_t.c.kind, func.count()).where(IS_OPEN).group_by(games_t.c.kind)
+        rows: list[Any] = list(self._tx.execute(statement))
+        return {str(kind): int(count) for kind, count in rows}
+
     def closed_in(self, tournament_id: int) -> tuple[GameRecord, ...]:
         """The tournament's closed games in number order, with participants: the standings' input."""
         return self._many(
