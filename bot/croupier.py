@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
 from typing import Any, TypeVar
 
-from bot import forum
+from bot import forum, odds_tables
 from bot.acknowledgements import Acknowledgements, flush, riding
 from bot.actions import (
     ChangeSettings,
@@ -97,6 +97,8 @@ from engine.game import Command, Game, Join, Seat, Timeout
 from engine.records import evolve
 
 log = logging.getLogger(__name__)
+
+odds_tables.install()  # Killer's conseil and auto answer from the shipped tables (docs/killer-odds.md)
 
 DiceFactory = Callable[[GameRecord], dice_mod.DiceSource]
 Clock = Callable[[], datetime]
