@@ -104,6 +104,11 @@ def _parser() -> argparse.ArgumentParser:
     odds = sub.add_parser("odds", help="exact Killer odds for N dice")
     odds.add_argument("--dice", default="5", metavar="N", help="number of dice, 3 to 10 (default 5)")
     odds.add_argument("--json", action="store_true", help="one JSON object with exact fractions")
+    odds.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="say how far it is on stderr (default: when stderr is a terminal)",
+    )
     return parser
 
 
@@ -332,7 +337,8 @@ def _healthcheck(args: argparse.Namespace) -> int:
 def _odds(args: argparse.Namespace) -> int:
     from bot.odds_report import main as odds_main
 
-    return odds_main(["--dice", str(args.dice), *(["--json"] if args.json else [])])
+    shown = [] if args.progress is None else ["--progress" if args.progress else "--no-progress"]
+    return odds_main(["--dice", str(args.dice), *(["--json"] if args.json else []), *shown])
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
