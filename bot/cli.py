@@ -214,6 +214,7 @@ def _run(args: argparse.Namespace) -> int:
 def _console(args: argparse.Namespace, banner: bool = False, web_by_default: bool = False) -> int:
     from bot.console import Console, run_console
     from bot.croupier import Croupier, seed_from_text
+    from bot.games import GAMES
     from bot.web.commands import site_in_loop
 
     settings = get_settings()
@@ -226,6 +227,7 @@ def _console(args: argparse.Namespace, banner: bool = False, web_by_default: boo
             boards=False,  # the console prints the story and the table, never a board
         )
         console = Console(croupier, moderators=frozenset(args.moderator), admins=frozenset(args.admin))
+        len(GAMES)  # loaded at start, as the bot's slash commands are: the first line waits for nothing
         text = (
             BANNER.format(db=mask_url(_db_url(args)), mod=(args.moderator or ["mod"])[0]) if banner else None
         )
