@@ -7,7 +7,9 @@ keeping a sub-multiset of ``m`` dice summing to ``t`` leads to (``s + t``, ``k â
 Arithmetic is in integers: with ``k`` dice left at most ``T(k) = k(k+1)/2`` dice are still rolled, so
 every probability from such a position is an integer over ``6**T(k)``. A goal's lexicographic
 objective (e.g. attack first, then regeneration, then small losses) is packed into one integer
-with wide enough fields, so comparing keeps is one integer comparison.
+with wide enough fields; once every position's value is known, positions are numbered in order of
+value (:attr:`Solver.ranks`) and a keep is chosen by comparing those numbers (:func:`best_option`),
+which is also all a shipped table (:mod:`engine.killer.odds_tables`) needs to choose alike.
 
 Goals (what "best" means):
 
