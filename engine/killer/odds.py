@@ -284,15 +284,10 @@ class Solvers:
         return found
 
     def ready(self, dice: int, goal: Goal) -> bool:
-        """Whether asking the strategy for ``dice`` and ``goal`` is quick (it is built, or a table holds
-        it; a table is opened here, which takes a moment only the first time)."""
-        if (dice, goal) in self._built:
-            return True
-        made = self._source(dice, goal) if self._source is not None else None
-        if made is None:
-            return False
-        self._built.setdefault((dice, goal), made)
-        return True
+        """Whether the strategy for ``dice`` and ``goal`` is at hand, built or opened from a table (asking
+        it is then quick). Not yet: the service has it made first, outside any transaction, which for
+        a table is only reading the file, once per process."""
+        return (dice, goal) in self._built
 
     def cache_clear(self) -> None:
         """Forget every strategy (what a fresh process starts from; for benchmarks)."""

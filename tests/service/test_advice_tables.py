@@ -5,6 +5,7 @@ that cannot be used costs speed, never an answer."""
 from __future__ import annotations
 
 import logging
+import threading
 
 import pytest
 
@@ -14,6 +15,7 @@ from bot.store import Store
 from engine.game import Join, Start
 from engine.killer import odds
 from tests.dice import scripted
+from tests.roundtrips import counted
 from tests.service.helpers import MODERATOR, Table
 
 
@@ -77,3 +79,27 @@ async def test_without_usable_tables_the_solver_answers(
         assert (await table.say("anna", "conseil")).ok
     assert "Killer odds tables unusable" in caplog.text
     assert isinstance(fresh(4, "sum"), odds.Solver)
+
+
+async def test_the_shipped_file_is_read_outside_any_transaction_and_off_the_loop(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading the file is I/O: like building a solver, it happens before a move's transaction (the
+    service's preparation of ``auto``) or, for ``conseil``, off the event loop with none open."""
+    table = await started(store, 5)
+    seen: list[tuple[bool, bool]] = []
+    real = odds_tables.read
+    for command in ("auto", "conseil"):
+        fresh = odds.Solvers()
+        odds_tables.install(fresh)
+        monkeypatch.setattr(odds, "solver", fresh)
+        with counted(store.engine) as trips:
+
+            def watched() -> odds_tables.Tables | None:
+                open_now = any(t.ended == "" for t in trips.transactions)
+                seen.append((open_now, threading.current_thread() is threading.main_thread()))
+                return real()
+
+            monkeypatch.setattr(odds_tables, "read", watched)
+            assert (await table.say("anna", command)).ok
+    assert seen == [(False, False), (False, False)]
