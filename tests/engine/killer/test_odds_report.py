@@ -88,3 +88,15 @@ def test_a_quick_report_on_a_terminal_draws_nothing() -> None:
     stream = io.StringIO()
     report(6, Progress(stream, 6, live=True, clock=lambda: 0.0))  # done before Progress.DELAY
     assert stream.getvalue() == ""
+
+
+@pytest.mark.parametrize(("flag", "shown"), [("--progress", True), ("--no-progress", False)])
+def test_the_croupier_command_passes_the_progress_choice_on(
+    flag: str, shown: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main as croupier
+
+    assert croupier(["odds", "--dice", "6", "--json", flag]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["dice"] == 6
+    assert ("croupier odds: 6 dice, rule text 6/6 (100%" in err) is shown
