@@ -113,6 +113,11 @@ def _parser() -> argparse.ArgumentParser:
     odds = sub.add_parser("odds", help="exact Killer odds for N dice")
     odds.add_argument("--dice", default="5", metavar="N", help="number of dice, 3 to 10 (default 5)")
     odds.add_argument("--json", action="store_true", help="one JSON object with exact fractions")
+    odds.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="say how far it is on stderr (default: when stderr is a terminal)",
+    )
     return parser
 
 
@@ -269,6 +274,7 @@ def _run(args: argparse.Namespace) -> int:
 def _console(args: argparse.Namespace, banner: bool = False, web_by_default: bool = False) -> int:
     from bot.console import Console, run_console
     from bot.croupier import Croupier, seed_from_text
+    from bot.games import GAMES
     from bot.observability.endpoint import serving
     from bot.observability.health import Health, StoreHealth
     from bot.web.commands import site_beside_console
@@ -283,6 +289,7 @@ def _console(args: argparse.Namespace, banner: bool = False, web_by_default: boo
             boards=False,  # the console prints the story and the table, never a board
         )
         console = Console(croupier, moderators=frozenset(args.moderator), admins=frozenset(args.admin))
+        GAMES.load()  # at start, as the bot's slash commands load them: the first line waits for nothing
         text = (
             BANNER.format(db=mask_url(_db_url(args)), mod=(args.moderator or ["mod"])[0]) if banner else None
         )
@@ -415,7 +422,8 @@ def _healthcheck(args: argparse.Namespace) -> int:
 def _odds(args: argparse.Namespace) -> int:
     from bot.odds_report import main as odds_main
 
-    return odds_main(["--dice", str(args.dice), *(["--json"] if args.json else [])])
+    shown = [] if args.progress is None else ["--progress" if args.progress else "--no-progress"]
+    return odds_main(["--dice", str(args.dice), *(["--json"] if args.json else []), *shown])
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {

@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
 from typing import Any, TypeVar
 
-from bot import forum
+from bot import forum, odds_tables
 from bot.acknowledgements import Acknowledgements, flush, riding
 from bot.actions import (
     ChangeSettings,
@@ -102,6 +102,8 @@ from engine.numbers import ID_MAX, SNOWFLAKE_MAX, whole_number
 from engine.records import evolve
 
 log = logging.getLogger(__name__)
+
+odds_tables.install()  # Killer's conseil and auto answer from the shipped tables (docs/killer-odds.md)
 
 DiceFactory = Callable[[GameRecord], dice_mod.DiceSource]
 Clock = Callable[[], datetime]

@@ -33,6 +33,10 @@ class GameRegistry(Mapping[str, Game[Any]]):
         self._games: dict[str, Game[Any]] | None = None
         self._spellings: dict[str, str] = {}
 
+    def load(self) -> None:
+        """Load the games and their words now (at start), so the first request waits for nothing."""
+        self._loaded()
+
     def refresh(self) -> None:
         """Forget what was loaded (after a test registered a game, say)."""
         self._games = None

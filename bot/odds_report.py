@@ -9,6 +9,11 @@
 
 All figures come from :mod:`engine.killer.odds` (exact fractions, no simulation). In JSON every
 probability is a ``"p/q"`` string, with a ``*_decimal`` float beside the main ones.
+
+The best-odds column comes from the shipped tables; the others are worked out, which takes seconds for
+nine or ten dice. Meanwhile a line on stderr says how far it is — on a terminal, by default (stdout
+stays the report alone, JSON included); ``--progress`` asks for it elsewhere too (one line per step,
+for a log), ``--no-progress`` never.
 """
 
 from __future__ import annotations
@@ -16,9 +21,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TextIO
 
+from bot import odds_tables
 from bot.games import scope_of
 from bot.texts import render
 from engine.errors import CroupierError
@@ -49,13 +57,66 @@ def _block(result: odds.Odds) -> dict[str, Any]:
     }
 
 
-def report(dice: int) -> dict[str, Any]:
+STAGES = ("best odds", "least loss", "most damage", "rule text")
+
+
+class Progress:
+    """How far the report is, on ``stream``: on a terminal one line rewritten in place (drawn only once
+    the work has taken a moment, and wiped at the end); elsewhere a line per step."""
+
+    DELAY = 0.3  # seconds before a terminal line appears: a quick report shows none
+
+    def __init__(
+        self, stream: TextIO, dice: int, *, live: bool, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._stream = stream
+        self._dice = dice
+        self._live = live
+        self._clock = clock
+        self._started = clock()
+        self._drawn = False
+        self._last = ""
+        self._tenth = -1
+
+    def stage(self, name: str) -> odds.Progress:
+        """The callback the engine tells as it goes through stage ``name``."""
+        index = STAGES.index(name)
+
+        def told(done: int, total: int) -> None:
+            share = (index + done / total) / len(STAGES)
+            elapsed = self._clock() - self._started
+            line = f"croupier odds: {self._dice} dice, {name} {done}/{total} ({share:.0%}, {elapsed:.1f} s)"
+            if not self._live:
+                tenth = int(share * 10)
+                if tenth != self._tenth or done == total:  # a line per tenth and per stage: a log
+                    print(line, file=self._stream, flush=True)
+                    self._tenth = tenth
+            elif elapsed >= self.DELAY:
+                self._stream.write("\r" + line.ljust(len(self._last)))
+                self._stream.flush()
+                self._drawn, self._last = True, line
+
+        return told
+
+    def done(self) -> None:
+        if self._drawn:
+            self._stream.write("\r" + " " * len(self._last) + "\r")
+            self._stream.flush()
+
+
+def report(dice: int, progress: Progress | None = None) -> dict[str, Any]:
     """The whole comparison for ``dice`` dice, as JSON-ready data."""
+
+    def told(stage: str) -> Callable[[int, int], None] | None:
+        return None if progress is None else progress.stage(stage)
+
     rules = KILLER.variant.rules({"dice": dice})
-    optimal = odds.phase_odds(dice, "attack")
-    text = odds.text_strategy_odds(dice)
-    least_loss = odds.phase_odds(dice, "loss")
-    most_damage = odds.phase_odds(dice, "damage")
+    optimal = odds.phase_odds(dice, "attack", told("best odds"))
+    least_loss = odds.phase_odds(dice, "loss", told("least loss"))
+    most_damage = odds.phase_odds(dice, "damage", told("most damage"))
+    text = odds.text_strategy_odds(dice, told("rule text"))
+    if progress is not None:
+        progress.done()
     return {
         "dice": dice,
         "low": rules.low,
@@ -113,6 +174,11 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="croupier odds", description="Exact odds of a Killer keep phase.")
     parser.add_argument("--dice", default="5", help="number of dice, 3 to 10 (default 5)")
     parser.add_argument("--json", action="store_true", help="one JSON object with exact fractions")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="say how far it is on stderr (default: when stderr is a terminal)",
+    )
     if argv[:1] == ["--"]:  # "croupier odds -- --dice 6" when a wrapper passes the rest verbatim
         argv = argv[1:]
     try:
@@ -124,7 +190,10 @@ def main(argv: list[str]) -> int:
     except CroupierError as error:
         print(render(f"error.{error.code}", error.facts, "en", scope=scope_of(KILLER)), file=sys.stderr)
         return 2
-    data = report(dice)
+    odds_tables.install()
+    live = sys.stderr.isatty()
+    shown = live if args.progress is None else args.progress
+    data = report(dice, Progress(sys.stderr, dice, live=live) if shown else None)
     print(json.dumps(data) if args.json else _table(data))
     return 0
 

@@ -7,7 +7,9 @@ keeping a sub-multiset of ``m`` dice summing to ``t`` leads to (``s + t``, ``k �
 Arithmetic is in integers: with ``k`` dice left at most ``T(k) = k(k+1)/2`` dice are still rolled, so
 every probability from such a position is an integer over ``6**T(k)``. A goal's lexicographic
 objective (e.g. attack first, then regeneration, then small losses) is packed into one integer
-with wide enough fields, so comparing keeps is one integer comparison.
+with wide enough fields; once every position's value is known, positions are numbered in order of
+value (:attr:`Solver.ranks`) and a keep is chosen by comparing those numbers (:func:`best_option`),
+which is also all a shipped table (:mod:`engine.killer.odds_tables`) needs to choose alike.
 
 Goals (what "best" means):
 
@@ -25,23 +27,24 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement, product
 from math import factorial, prod
-from typing import Literal
+from typing import Literal, Protocol
 
 from engine.killer.rules import Rules, Side, judge
 
 Goal = Literal["attack", "low", "high", "loss", "damage", "sum"]
 GOALS: tuple[Goal, ...] = ("attack", "low", "high", "loss", "damage", "sum")
 FACES = range(1, 7)
+SIDES: tuple[Side, ...] = ("low", "high")
 
 Option = tuple[int, int]  # (number of dice kept, their sum)
 
 
-def _triangle(k: int) -> int:
+def triangle(k: int) -> int:
     return k * (k + 1) // 2
 
 
@@ -82,7 +85,7 @@ def _direction(goal: Goal) -> Side | None:
     return goal if goal in ("low", "high") else None
 
 
-def _fields(goal: Goal, dice: int) -> Callable[[int], tuple[int, ...]]:
+def objective(goal: Goal, dice: int) -> Callable[[int], tuple[int, ...]]:
     """The objective of a final score as non-negative integer fields, most important first."""
     rules = Rules(dice=dice)
     top = 6 * dice
@@ -103,16 +106,63 @@ def _fields(goal: Goal, dice: int) -> Callable[[int], tuple[int, ...]]:
     return fields
 
 
+Progress = Callable[[int, int], None]  # (steps done, steps in all): long computations report as they go
+
+
+class Strategy(Protocol):
+    """Optimal play of a keep phase for one number of dice and one goal: what ``conseil`` and ``auto``
+    ask. A :class:`Solver` works it out; a shipped table (:mod:`engine.killer.odds_tables`) holds the
+    same answers ready-made."""
+
+    @property
+    def dice(self) -> int: ...
+
+    @property
+    def goal(self) -> Goal: ...
+
+    def best_keep(self, kept_sum: int, roll: Sequence[int]) -> tuple[int, ...]: ...
+
+    def scores(self, kept_sum: int, left: int) -> tuple[Fraction, ...]: ...
+
+
+Ranks = Sequence[Sequence[int]]  # ranks[j][s]: position (kept sum s, j dice left) by value; 0 = unreachable
+
+
+def best_option(ranks: Ranks, dice: int, kept_sum: int, roll: tuple[int, ...]) -> Option:
+    """The keep of a sorted ``roll`` that leads to the best-ranked position (the first of equals, so
+    ties follow :func:`keeps`'s order). The one choice every strategy makes, solver or table."""
+    k = len(roll)
+    if not 0 < k <= dice or not dice - k <= kept_sum <= 6 * (dice - k):
+        raise ValueError(f"no position with {dice - k} dice kept summing to {kept_sum} and {k} rolled")
+    best: Option | None = None
+    best_rank = 0
+    for m, t in keeps(roll):
+        rank = ranks[k - m][kept_sum + t]
+        if rank > best_rank:
+            best, best_rank = (m, t), rank
+    assert best is not None  # every reachable position has a rank of at least 1
+    return best
+
+
+def positions(dice: int) -> Iterator[tuple[int, int]]:
+    """Every (kept sum, dice left) a keep phase can pass through with dice still to roll, fewest
+    dice left first (so each one's successors come before it); the start (0, dice) last."""
+    for left in range(1, dice + 1):
+        kept_dice = dice - left
+        for kept_sum in range(kept_dice, 6 * kept_dice + 1):
+            yield kept_sum, left
+
+
 class Solver:
     """Optimal play of an ``dice``-dice keep phase for one goal; build once, query many times."""
 
-    def __init__(self, dice: int, goal: Goal) -> None:
+    def __init__(self, dice: int, goal: Goal, progress: Progress | None = None) -> None:
         self.dice = dice
         self.goal = goal
         top = 6 * dice
-        fields = _fields(goal, dice)
+        fields = objective(goal, dice)
         width = len(fields(top))
-        base = (top + 1) * 6 ** _triangle(dice)  # above any scaled field: no carries when summing
+        base = (top + 1) * 6 ** triangle(dice)  # above any scaled field: no carries when summing
         terminal = [sum(f * base ** (width - 1 - i) for i, f in enumerate(fields(s))) for s in range(top + 1)]
         # values[k][s]: packed objective from (s, k), scaled by 6**T(k)
         self._values: list[list[int]] = [terminal]
@@ -126,26 +176,37 @@ class Solver:
                 for s in span:
                     row[s] += weight * max(lifted[m][s + t] for m, t in options)
             self._values.append(row)
+            if progress is not None:
+                progress(k, dice)
+        self.ranks = self._ranked()
         self._distributions: dict[tuple[int, int], list[int]] = {}
 
     def _lifted(self, k: int) -> list[list[int]]:
         """values[k − m] rescaled to 6**T(k − 1), indexed by m (what keeping m dice leads to)."""
         lifted: list[list[int]] = [[]]
         for m in range(1, k + 1):
-            factor = 6 ** (_triangle(k - 1) - _triangle(k - m))
+            factor = 6 ** (triangle(k - 1) - triangle(k - m))
             lifted.append([v * factor for v in self._values[k - m]])
         return lifted
 
+    def _ranked(self) -> list[list[int]]:
+        """Every position a keep can lead to (fewer than ``dice`` dice left), numbered by its exact
+        value from 1 up, equal values alike: a keep is then chosen by comparing small integers, and
+        the numbers are all a table needs to choose the same."""
+        dice = self.dice
+        scaled: dict[tuple[int, int], int] = {}
+        for j in range(dice):
+            factor = 6 ** (triangle(dice - 1) - triangle(j))  # every value over 6**T(dice − 1)
+            for s in range(dice - j, 6 * (dice - j) + 1):
+                scaled[j, s] = self._values[j][s] * factor
+        number = {value: i for i, value in enumerate(sorted(set(scaled.values())), start=1)}
+        ranks = [[0] * (6 * dice + 1) for _ in range(dice)]
+        for (j, s), value in scaled.items():
+            ranks[j][s] = number[value]
+        return ranks
+
     def _best(self, kept_sum: int, roll: tuple[int, ...]) -> Option:
-        k = len(roll)
-        best: Option | None = None
-        best_value = -1
-        for m, t in keeps(roll):
-            value = self._values[k - m][kept_sum + t] * 6 ** (_triangle(k - 1) - _triangle(k - m))
-            if value > best_value:
-                best, best_value = (m, t), value
-        assert best is not None
-        return best
+        return best_option(self.ranks, self.dice, kept_sum, roll)
 
     def best_keep(self, kept_sum: int, roll: Sequence[int]) -> tuple[int, ...]:
         """The dice to keep from ``roll`` (highest first) when ``kept_sum`` is already set aside."""
@@ -154,10 +215,11 @@ class Solver:
 
     def scores(self, kept_sum: int, left: int) -> tuple[Fraction, ...]:
         """P(final score = i) for i = 0 … 6·dice, from ``kept_sum`` with ``left`` dice to roll."""
-        scale = 6 ** _triangle(left)
-        return tuple(Fraction(x, scale) for x in self._distribution(kept_sum, left))
+        scale = 6 ** triangle(left)
+        return tuple(Fraction(x, scale) for x in self.distribution(kept_sum, left))
 
-    def _distribution(self, kept_sum: int, left: int) -> list[int]:
+    def distribution(self, kept_sum: int, left: int) -> list[int]:
+        """P(final score = i) for every i, each scaled by 6**T(left) to an integer."""
         key = (kept_sum, left)
         cached = self._distributions.get(key)
         if cached is not None:
@@ -171,36 +233,64 @@ class Solver:
             for roll, weight in rolls(left):
                 successors[self._best(kept_sum, roll)] += weight
             for (m, t), weight in successors.items():
-                factor = weight * 6 ** (_triangle(left - 1) - _triangle(left - m))
-                for i, x in enumerate(self._distribution(kept_sum + t, left - m)):
+                factor = weight * 6 ** (triangle(left - 1) - triangle(left - m))
+                for i, x in enumerate(self.distribution(kept_sum + t, left - m)):
                     if x:
                         result[i] += factor * x
         self._distributions[key] = result
         return result
 
+    def distributions(self, progress: Progress | None = None) -> None:
+        """Work out the distribution of every position (the whole phase's needs them all), level by
+        level so no recursion goes deep."""
+        for kept_sum, left in positions(self.dice):
+            self.distribution(kept_sum, left)
+            if progress is not None and kept_sum == 6 * (self.dice - left):  # the level's last position
+                progress(left, self.dice)
+
+
+TableSource = Callable[[int, Goal], Strategy | None]
+
 
 class Solvers:
-    """The solvers by dice and goal, each built once per process on first use (a table for ten dice
-    takes a while: the service builds the one a move will need before its transaction, see
-    :meth:`ready`)."""
+    """The strategies by dice and goal, each made once per process on first use: from a shipped table
+    when a source of tables was provided (:meth:`provide`; the bot provides the packaged file, see
+    docs/killer-odds.md), else worked out by a :class:`Solver` (a second or more for ten dice: the
+    service builds the one a move will need before its transaction, see :meth:`ready`)."""
 
     def __init__(self) -> None:
-        self._built: dict[tuple[int, Goal], Solver] = {}
+        self._built: dict[tuple[int, Goal], Strategy] = {}
+        self._source: TableSource | None = None
 
-    def __call__(self, dice: int, goal: Goal = "attack") -> Solver:
+    @property
+    def source(self) -> TableSource | None:
+        return self._source
+
+    def provide(self, source: TableSource | None) -> None:
+        """Take strategies from ``source`` (None when it has no table for a dice and goal) from now on;
+        None: work every one out again."""
+        self._source = source
+        self._built.clear()
+
+    def __call__(self, dice: int, goal: Goal = "attack", progress: Progress | None = None) -> Strategy:
         found = self._built.get((dice, goal))
         if found is None:
             if goal not in GOALS:
                 raise ValueError(f"unknown goal {goal!r}")
-            found = self._built.setdefault((dice, goal), Solver(dice, goal))
+            made = self._source(dice, goal) if self._source is not None else None
+            if made is None:
+                made = Solver(dice, goal) if progress is None else Solver(dice, goal, progress)
+            found = self._built.setdefault((dice, goal), made)
         return found
 
     def ready(self, dice: int, goal: Goal) -> bool:
-        """Whether the solver for ``dice`` and ``goal`` is built already (asking it is then quick)."""
+        """Whether the strategy for ``dice`` and ``goal`` is at hand, built or opened from a table (asking
+        it is then quick). Not yet: the service has it made first, outside any transaction, which for
+        a table is only reading the file, once per process."""
         return (dice, goal) in self._built
 
     def cache_clear(self) -> None:
-        """Forget every solver (what a fresh process starts from; for benchmarks)."""
+        """Forget every strategy (what a fresh process starts from; for benchmarks)."""
         self._built.clear()
 
 
@@ -284,9 +374,21 @@ class Advice:
     odds: Odds
 
 
-def phase_odds(dice: int, goal: Goal = "attack") -> Odds:
-    """The odds of a whole keep phase (nothing kept, nothing rolled yet) under best play for ``goal``."""
-    return Odds(dice, solver(dice, goal).scores(0, dice), _direction(goal))
+def phase_odds(dice: int, goal: Goal = "attack", progress: Progress | None = None) -> Odds:
+    """The odds of a whole keep phase (nothing kept, nothing rolled yet) under best play for ``goal``.
+
+    ``progress`` hears how far a solver is when one has to be built (twice ``dice`` steps: the values,
+    then the odds of every position); a shipped table answers at once and tells it nothing."""
+
+    def halves(first: bool) -> Progress | None:
+        if progress is None:
+            return None
+        return lambda done, total: progress(done if first else total + done, 2 * total)
+
+    best = solver(dice, goal, halves(True))
+    if isinstance(best, Solver):
+        best.distributions(halves(False))
+    return Odds(dice, best.scores(0, dice), _direction(goal))
 
 
 def advise(dice: int, kept: Sequence[int], roll: Sequence[int], goal: Goal = "attack") -> Advice:
@@ -332,14 +434,24 @@ def _text_distribution(dice: int, kept_sum: int, left: int, direction: Side | No
         side = direction or text_direction(roll)
         keep = text_keep(roll, side)
         m = len(keep)
-        factor = weight * 6 ** (_triangle(left - 1) - _triangle(left - m))
+        factor = weight * 6 ** (triangle(left - 1) - triangle(left - m))
         for i, x in enumerate(_text_distribution(dice, kept_sum + sum(keep), left - m, side)):
             if x:
                 result[i] += factor * x
     return tuple(result)
 
 
-def text_strategy_odds(dice: int) -> Odds:
-    """The odds of a whole keep phase played the way the rule text recommends."""
-    scale = 6 ** _triangle(dice)
-    return Odds(dice, tuple(Fraction(x, scale) for x in _text_distribution(dice, 0, dice, None)))
+def text_strategy_odds(dice: int, progress: Progress | None = None) -> Odds:
+    """The odds of a whole keep phase played the way the rule text recommends (worked out level by
+    level, fewest dice left first, so ``progress`` can be told)."""
+    for left in range(1, dice):
+        for direction in SIDES:
+            for kept_sum in range(dice - left, 6 * (dice - left) + 1):
+                _text_distribution(dice, kept_sum, left, direction)
+        if progress is not None:
+            progress(left, dice)
+    scale = 6 ** triangle(dice)
+    result = Odds(dice, tuple(Fraction(x, scale) for x in _text_distribution(dice, 0, dice, None)))
+    if progress is not None:
+        progress(dice, dice)
+    return result

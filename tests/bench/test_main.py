@@ -41,7 +41,7 @@ def test_names_run_those_modules_and_options_go_to_the_one_named() -> None:
         (["nope"], "unknown benchmark nope"),
         (["command_path", "web_pages", "--help"], "options go to one benchmark"),
         (["--seconds", "3"], "options go to one benchmark"),
-        (["killer_odds", "--fast"], "killer_odds takes no options"),
+        (["delivery", "--fast"], "delivery takes no options"),
     ],
 )
 def test_arguments_it_cannot_run_are_refused_naming_why(args: list[str], says: str) -> None:
