@@ -24,7 +24,8 @@ import time
 from itertools import count
 from typing import Any
 
-from bot.service.croupier import Croupier, Incoming, seed_from_text
+from bot.service.croupier import Croupier, seed_from_text
+from bot.service.requests import Incoming, Line, Moderate, Move, OpenGame
 from bot.store import Store
 from engine.game import Join, Start
 from engine.killer import odds
@@ -62,10 +63,10 @@ async def prepare(url: str, dice: int) -> dict[str, Any]:
     store = await Store.open(url)
     try:
         croupier = Croupier(store=store, seed_source=seed_from_text("bench-killer-odds"))
-        assert (await croupier.open_game(message("mod"), "killer", {"dice": dice})).ok
+        assert (await croupier.handle(Moderate(message("mod"), OpenGame("killer", {"dice": dice})))).ok
         for name in ("anna", "ben"):
-            assert (await croupier.execute(message(name), Join(name.capitalize()))).ok
-        assert (await croupier.execute(message("mod"), Start())).ok
+            assert (await croupier.handle(Move(message(name), Join(name.capitalize())))).ok
+        assert (await croupier.handle(Move(message("mod"), Start()))).ok
         now = turn(store)
         assert now["step"] == "setup", now
         return {"player": now["player"]}
@@ -80,11 +81,11 @@ async def advance(url: str) -> dict[str, Any]:
         new_rolls: list[float] = []
         while (now := turn(store))["step"] != "keep":
             assert now["step"] == "setup", now
-            assert (await croupier.handle_text(message(now["player"], "auto"))).ok
+            assert (await croupier.handle(Line(message(now["player"], "auto")))).ok
             now = turn(store)
             if now["step"] in ("setup", "keep"):
                 started = time.perf_counter()
-                assert (await croupier.handle_text(message(now["player"], "conseil"))).ok
+                assert (await croupier.handle(Line(message(now["player"], "conseil")))).ok
                 new_rolls.append((time.perf_counter() - started) * 1000)
         return {"player": now["player"], "new_rolls_ms": new_rolls}
     finally:

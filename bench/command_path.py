@@ -261,8 +261,8 @@ async def measure(backend: str) -> None:
 # Stages of the command path, timed wall-clock inclusive (awaits included) while one command runs
 # at a time; "what" is the dotted path of the function wrapped.
 STAGES = (
-    ("service: whole command (event loop)", "bot.service.croupier.Croupier._move"),
-    ("unit of work: whole, in its thread", "bot.service.croupier.Croupier._move_in"),
+    ("service: whole command (event loop)", "bot.service.playing._move"),
+    ("unit of work: whole, in its thread", "bot.service.playing._move_in"),
     ("unit of work: COMMIT", "bot.store.uow.UnitOfWork.commit"),
     ("read: channel state (settings + open game)", "bot.store.repositories.Channels.state"),
     ("read: open game (+ participants)", "bot.store.repositories.Games.open_in"),

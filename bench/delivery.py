@@ -30,6 +30,7 @@ from bench.support import (
 )
 from bot.replies import Reply
 from bot.service.croupier import Croupier, seed_from_text
+from bot.service.requests import Delivered, Flush, Waiting
 from bot.store import Store
 from bot.store.repositories.tables import log_t
 
@@ -43,7 +44,7 @@ class TrackedPlayers(Players):
     async def send(self, move: Move) -> Reply:
         reply = await super().send(move)
         if reply.log_id is not None:
-            self.croupier.acknowledge(reply.log_id)
+            await self.croupier.handle(Delivered(reply.log_id))
         return reply
 
 
@@ -77,8 +78,8 @@ async def measure(backend: str) -> None:
                     count, elapsed = await run(tables, seconds(2.0), latency[key])
                     totals[key][0] += count
                     totals[key][1] += elapsed
-            left = tracked.acknowledgements_waiting
-            await tracked.flush_acknowledgements()
+            left = await tracked.handle(Waiting())
+            await tracked.handle(Flush())
             with store.engine.connect() as connection:
                 pending = connection.execute(
                     select(func.count()).select_from(log_t).where(log_t.c.delivery == "pending")

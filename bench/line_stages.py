@@ -34,16 +34,16 @@ MODERATOR = "mod"
 
 # (what is timed, its label): a stage nested in another is counted in both.
 STAGES = (
-    ("bot.service.croupier.Croupier._move_in", "unit of work: all of a move's work on the writer thread"),
-    ("bot.service.croupier.Croupier._load", "  load: channel read and engine load"),
+    ("bot.service.playing._move_in", "unit of work: all of a move's work on the writer thread"),
+    ("bot.service.playing._load", "  load: channel read and engine load"),
     ("bot.store.repositories.settings.Channels.state", "    store: the channel's read"),
-    ("bot.service.croupier.Croupier._judge", "  judge"),
-    ("bot.service.croupier.Croupier._perform", "  engine: apply"),
-    ("bot.service.croupier.Croupier._render", "  rendering the reply"),
-    ("bot.service.croupier.Croupier._save", "  save: snapshot, log entry, the store's writes and commit"),
+    ("bot.service.playing._judge", "  judge"),
+    ("bot.service.playing._perform", "  engine: apply"),
+    ("bot.service.playing._render", "  rendering the reply"),
+    ("bot.service.playing._save", "  save: snapshot, log entry, the store's writes and commit"),
     ("bot.store.repositories.games.Games.save_and_log", "    store: writes and commit"),
     ("bot.replies.Reply.to_log", "    the logged reply"),
-    ("bot.service.croupier.readings", "event loop: the games' parse of the line"),
+    ("bot.service.playing.readings", "event loop: the games' parse of the line"),
     ("bot.replies.Reply.text", "event loop: the answer's text"),
     ("bot.console.terminal.Answer.as_json", "event loop: the answer's JSON"),
 )

@@ -37,7 +37,8 @@ from sqlalchemy import insert, text
 
 from bench.support import NAMES, backends, emit, memory_mib, postgres_problem, scratch_database
 from bot.games import GAMES
-from bot.service.croupier import Croupier, Incoming, seed_from_text
+from bot.service.croupier import Croupier, seed_from_text
+from bot.service.requests import Incoming, Line
 from bot.store import GameRecord, Store
 from bot.store.repositories import games_t, log_t, participants_t, tournaments_t
 from engine.dice import RecordingDice, VerifiableDice, commitment
@@ -245,7 +246,7 @@ async def active(url: str, channels: int) -> dict[str, Any]:
                 author_name=actor.capitalize(),
                 text=words,
             )
-            reply = await croupier.handle_text(msg)
+            reply = await croupier.handle(Line(msg))
             answered.append(reply.ok)
             if not reply.ok:
                 refusals[reply.error_code or "?"] += 1

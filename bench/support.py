@@ -31,7 +31,9 @@ import psycopg
 from sqlalchemy.engine import make_url
 
 from bot.replies import Reply
-from bot.service.croupier import Croupier, Incoming
+from bot.service import requests
+from bot.service.croupier import Croupier
+from bot.service.requests import Incoming, Line, Moderate, OpenGame
 from bot.store import upgrade
 from engine.game import Close, Command, Join
 from engine.verflixte6.jokers import registry
@@ -257,10 +259,10 @@ class Players:
             tracked=self.tracked,
         )
         if move.opens:
-            return await self.croupier.open_game(msg, "verflixte6", {})
+            return await self.croupier.handle(Moderate(msg, OpenGame("verflixte6", {})))
         if move.command is not None:
-            return await self.croupier.execute(msg, move.command)
-        return await self.croupier.handle_text(msg)
+            return await self.croupier.handle(requests.Move(msg, move.command))
+        return await self.croupier.handle(Line(msg))
 
     # -- deciding
 

@@ -29,8 +29,17 @@ from typing import Any
 import aiohttp
 
 from bot.replies import Reply
-from bot.service.corrections import Adjust
-from bot.service.croupier import Croupier, Incoming, seed_from_text
+from bot.service.croupier import Croupier, seed_from_text
+from bot.service.requests import (
+    Adjust,
+    ChangeSettings,
+    Incoming,
+    Moderate,
+    Move,
+    NewTournament,
+    OpenGame,
+    Press,
+)
 from bot.store import Store
 from bot.web.fairness import p_text
 from bot.web.pages import Pages
@@ -76,11 +85,11 @@ class Channel:
 
     async def play_durchgang(self, players: list[str], *, min_moves: int = 0, target: int = 14) -> int:
         """One Durchgang to its end; answers how many messages its log holds."""
-        reply = await self.croupier.open_game(self.msg("mod"), "verflixte6", {})
+        reply = await self.croupier.handle(Moderate(self.msg("mod"), OpenGame("verflixte6", {})))
         game_id = reply.game_id
         for name in players:
-            await self.croupier.execute(self.msg(name), Join(name))
-        reply = await self.croupier.execute(self.msg("mod"), Start())
+            await self.croupier.handle(Move(self.msg(name), Join(name)))
+        reply = await self.croupier.handle(Move(self.msg("mod"), Start()))
         moves = 2 + len(players)
         while reply.board is not None and moves < 5000:
             board = reply.board
@@ -91,16 +100,18 @@ class Channel:
             pick = next((b for b in board.buttons if b.action in wanted), None)
             pick = pick or next((b for b in board.buttons if "joker" not in b.action), board.buttons[0])
             name = next(n for n in players if n.lower() == board.player)
-            reply = await self.croupier.press(self.msg(name), board.game_id, board.version, (pick.index,))
+            reply = await self.croupier.handle(
+                Press(self.msg(name), board.game_id, board.version, (pick.index,))
+            )
             moves += 1
             if not reply.ok:
                 break
-        await self.croupier.execute(self.msg("mod"), Close())
+        await self.croupier.handle(Move(self.msg("mod"), Close()))
         assert game_id is not None
         return moves + 1
 
     async def web_on(self) -> str:
-        reply: Reply = await self.croupier.change_settings(self.msg("mod"), {"web": "on"})
+        reply: Reply = await self.croupier.handle(Moderate(self.msg("mod"), ChangeSettings({"web": "on"})))
         return next(word for word in reply.lines[-1].split() if "/t/" in word)
 
 
@@ -169,7 +180,7 @@ async def _big_tournament(croupier: Croupier, store: Store) -> tuple[str, int, i
     the games, the dice, and how long playing them took."""
     channel = Channel(croupier, "web-bench-10k")
     started = time.perf_counter()
-    await croupier.new_tournament(channel.msg("mod"), "10.000 Würfel")
+    await croupier.handle(Moderate(channel.msg("mod"), NewTournament("10.000 Würfel")))
     players = [*NAMES, *(f"Gast {n}" for n in range(11, 26))]
     games = dice = 0
     while dice < BIG_TOURNAMENT_DICE:
@@ -189,11 +200,11 @@ async def run(screenshots: Path | None = None) -> None:
             site = await start_site(Pages(store), "127.0.0.1", 0)
             croupier = Croupier(store=store, seed_source=seed_from_text("web-bench"), web_base_url=site.url)
             channel = Channel(croupier)  # the README's tournament: four Durchgänge of five or six players
-            await croupier.new_tournament(channel.msg("mod"), "Herbstturnier 2026")
+            await croupier.handle(Moderate(channel.msg("mod"), NewTournament("Herbstturnier 2026")))
             rounds = ((NAMES[:5], 12), (NAMES[1:6], 15), (NAMES[:6], 10), (NAMES[:5], 18))
             for players, target in rounds:
                 await channel.play_durchgang(list(players), target=target)
-            await croupier.moderate(channel.msg("mod"), Adjust("Cleo", -3, "zu spät zum Durchgang 3"))
+            await croupier.handle(Moderate(channel.msg("mod"), Adjust("Cleo", -3, "zu spät zum Durchgang 3")))
             shown = await channel.web_on()
             crowd = Channel(croupier, "web-bench-big")  # one Durchgang of 200+ moves, in its own channel
             players = [*NAMES, *(f"Gast {n}" for n in range(11, 26))]

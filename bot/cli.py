@@ -336,10 +336,11 @@ def _replay(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from bot.exports import FORMATS
     from bot.service.croupier import Croupier
+    from bot.service.requests import TableOf
 
     async def body(store: Store) -> int:
         try:
-            table = await Croupier(store=store).standings_table(args.channel, args.tournament)
+            table = await Croupier(store=store).handle(TableOf(args.channel, args.tournament))
         except LookupError as error:
             return _fail(str(error.args[0]))
         if table is None:
@@ -354,34 +355,33 @@ def _export(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from bot.service.croupier import Croupier
+    from bot.service.requests import VerifyAll
     from bot.texts import render
 
     async def body(store: Store) -> int:
-        croupier = Croupier(store=store)
-        reports = await croupier.verify(game_id=args.durchgang)
+        reports = await Croupier(store=store).handle(VerifyAll(args.durchgang))
         if not reports and args.durchgang is not None:
             return _fail(f"no closed game with id {args.durchgang} (an open game's seed is still secret)")
         if not reports:
             print(render("common.verify_none", {}, "en"))
             return 0
-        for report in reports:
-            print(croupier.report_line(report, "en"))  # the line names the game's id
-        return 0 if all(r.ok for r in reports) else 1
+        for _, line in reports:
+            print(line)  # the line names the game's id
+        return 0 if all(ok for ok, _ in reports) else 1
 
     return _with_store(args, body)
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from bot.service.corrections import audit_lines
     from bot.service.croupier import Croupier
+    from bot.service.requests import AuditOf
     from bot.texts import render
 
     async def body(store: Store) -> int:
-        croupier = Croupier(store=store)
-        found = await croupier.audit(args.game)
-        if found is None:
+        lines = await Croupier(store=store).handle(AuditOf(args.game))
+        if lines is None:
             return _fail(render("common.audit_unknown_game", {"id": args.game}, "en"))
-        print("\n".join(audit_lines(found, croupier.narrator)))
+        print("\n".join(lines))
         return 0
 
     return _with_store(args, body)

@@ -24,8 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.console.terminal import LINE_MAX
 from bot.games import GAMES
 from bot.replies import Reply
-from bot.service.croupier import Croupier, Incoming
+from bot.service.croupier import Croupier
 from bot.service.rendering import Narrator
+from bot.service.requests import FinalState, Incoming, Line, Moderate, Move, OpenGame
 from bot.spelling import ConsoleSpelling
 from bot.store import GameRecord, Store
 from bot.texts import render
@@ -178,10 +179,11 @@ async def _play(script: Script, store: Store) -> dict[str, Any]:
             is_moderator=moderator,
         )
 
-    setup = [await croupier.open_game(message(MODERATOR, moderator=True), script.game, script.options)]
+    opening = OpenGame(script.game, dict(script.options))
+    setup = [await croupier.handle(Moderate(message(MODERATOR, moderator=True), opening))]
     for player in script.players:
-        setup.append(await croupier.execute(message(player), Join(player)))
-    setup.append(await croupier.execute(message(MODERATOR, moderator=True), Start()))
+        setup.append(await croupier.handle(Move(message(player), Join(player))))
+    setup.append(await croupier.handle(Move(message(MODERATOR, moderator=True), Start())))
     for step, reply in enumerate(setup):
         if not reply.ok and reply.error_code != "already_started":
             raise ScriptError(_setup_failure(step, script, reply), 3 if _out_of_dice(reply) else 2)
@@ -189,7 +191,7 @@ async def _play(script: Script, store: Store) -> dict[str, Any]:
     game = GAMES[script.game]
     replies: list[dict[str, Any]] = []
     for number, line in enumerate(script.lines, start=1):
-        reply = await croupier.handle_text(message(line.sender, line.text))
+        reply = await croupier.handle(Line(message(line.sender, line.text)))
         if _out_of_dice(reply):
             raise ScriptError(f"lines[{number - 1}] ({line.sender!r}: {line.text!r}): the dice ran out", 3)
         if reply.silent:
@@ -199,10 +201,10 @@ async def _play(script: Script, store: Store) -> dict[str, Any]:
             replies.append({"ok": reply.ok, "text": reply.text})
 
     if script.close:
-        closing = await croupier.execute(message(MODERATOR, moderator=True), Close())
+        closing = await croupier.handle(Move(message(MODERATOR, moderator=True), Close()))
         if _out_of_dice(closing):
             raise ScriptError("close: the dice ran out", 3)
-    final = await croupier.final_state("replay", "replay", GAME_ID)
+    final = await croupier.handle(FinalState("replay", "replay", GAME_ID))
     if final is None:  # pragma: no cover - the game was opened above
         raise ScriptError("the game could not be opened", 2)
     summary, used = final

@@ -19,7 +19,7 @@ import shlex
 import stat
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _json_string
 from typing import TextIO
@@ -27,7 +27,30 @@ from typing import TextIO
 from bot.observability import answers
 from bot.option_words import options, split
 from bot.replies import Reply
-from bot.service.croupier import Croupier, Incoming
+from bot.service.croupier import Croupier
+from bot.service.requests import (
+    Adjust,
+    ChangeSettings,
+    Corrections,
+    Disqualify,
+    Export,
+    Help,
+    Incoming,
+    Info,
+    Line,
+    Moderate,
+    Move,
+    NewTournament,
+    OpenGame,
+    Refuse,
+    Reinstate,
+    Request,
+    Rules,
+    Standings,
+    Tournaments,
+    Undo,
+    Verify,
+)
 from bot.store import StoreUnavailable
 from bot.texts import has, render
 from engine.game import Close, Command, Join, Leave, Remove, Skip, Start
@@ -116,7 +139,7 @@ class Console:
     async def _refuse(self, line_id: str, code: str) -> Answer:
         msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")
         try:
-            reply = await self.croupier.say_error(msg, code)
+            reply = await self.croupier.handle(Refuse(msg, code))
         except StoreUnavailable:
             return Answer(line_id, False, render(f"error.{code}", {}, "de"))
         return Answer(line_id, False, reply.text)
@@ -126,59 +149,65 @@ class Console:
             return Answer(line_id, False, too_long_text(length))
         msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")
         try:
-            reply = await self.croupier.say_error(msg, "line_too_long", limit=LINE_MAX, length=length)
+            facts = {"limit": LINE_MAX, "length": length}
+            reply = await self.croupier.handle(Refuse(msg, "line_too_long", facts))
         except StoreUnavailable:
             return Answer(line_id, False, too_long_text(length))
         return Answer(line_id, False, reply.text)
 
     async def _dispatch(self, msg: Incoming) -> Reply:
+        return await self.croupier.handle(self._request(msg))
+
+    def _request(self, msg: Incoming) -> Request[Reply]:
+        """What a console line asks of the service: a chat line, or a slash command's request."""
         if not msg.text.startswith("/"):
-            return await self.croupier.handle_text(msg)
+            return Line(msg)
         words = _words(msg.text)
         verb, args = words[0].lower(), words[1:]
         if verb in ("/skip", "/remove") and not args:
-            return await self.croupier.say_error(msg, "name_missing", command=verb)
+            return Refuse(msg, "name_missing", {"command": verb})
         command = _lifecycle(verb, args, msg)
         if command is not None:
-            return await self.croupier.execute(msg, command)
-        handler = self._handlers().get(verb)
-        if handler is None:
-            return await self.croupier.say_error(msg, "unknown_command", command=verb)
-        return await handler(msg, args)
+            return Move(msg, command)
+        build = _REQUESTS.get(verb)
+        if build is None:
+            return Refuse(msg, "unknown_command", {"command": verb})
+        return build(msg, args)
 
-    def _handlers(self) -> dict[str, Callable[[Incoming, list[str]], Awaitable[Reply]]]:
-        croupier = self.croupier
-        return {
-            "/tournament": lambda msg, args: croupier.new_tournament(msg, *_name_and_scoring(args)),
-            "/open": lambda msg, args: croupier.open_game(msg, args[0] if args else "", _options(msg, 2)),
-            "/standings": lambda msg, args: croupier.standings_reply(msg),
-            "/tournaments": lambda msg, args: croupier.tournaments_reply(msg),
-            "/export": lambda msg, args: croupier.export(msg, args[0] if args else "markdown"),
-            "/verify": self._verify,
-            "/settings": lambda msg, args: croupier.change_settings(msg, _options(msg, 1)),
-            "/help": lambda msg, args: croupier.help_reply(msg),
-            "/rules": lambda msg, args: croupier.rules_reply(msg),
-            "/jokers": lambda msg, args: croupier.jokers_reply(msg),
-            "/undo": lambda msg, args: croupier.undo(msg, " ".join(args)),
-            "/adjust": self._adjust,
-            "/disqualify": lambda msg, args: croupier.disqualify(msg, *_name_and_reason(args)),
-            "/reinstate": lambda msg, args: croupier.reinstate(msg, *_name_and_reason(args)),
-            "/corrections": lambda msg, args: croupier.corrections_reply(msg),
-        }
 
-    async def _verify(self, msg: Incoming, args: list[str]) -> Reply:
-        """``/verify`` or ``/verify ID``; anything else is answered with the form it takes."""
-        game_id = whole_number(args[0], ID_MAX) if args else None
-        if len(args) > 1 or (args and game_id is None):
-            return await self.croupier.say_error(msg, "verify_usage")
-        return await self.croupier.verify_reply(msg, game_id)
+def _verify(msg: Incoming, args: list[str]) -> Request[Reply]:
+    """``/verify`` or ``/verify ID``; anything else is answered with the form it takes."""
+    game_id = whole_number(args[0], ID_MAX) if args else None
+    if len(args) > 1 or (args and game_id is None):
+        return Refuse(msg, "verify_usage")
+    return Verify(msg, game_id)
 
-    async def _adjust(self, msg: Incoming, args: list[str]) -> Reply:
-        """``/adjust NAME ±N REASON``: the name is every word before the first signed whole number."""
-        found = _adjustment(args)
-        if found is None:
-            return await self.croupier.say_error(msg, "adjust_usage")
-        return await self.croupier.adjust(msg, *found)
+
+def _adjust(msg: Incoming, args: list[str]) -> Request[Reply]:
+    """``/adjust NAME ±N REASON``: the name is every word before the first signed whole number."""
+    found = _adjustment(args)
+    if found is None:
+        return Refuse(msg, "adjust_usage")
+    return Moderate(msg, Adjust(*found))
+
+
+_REQUESTS: dict[str, Callable[[Incoming, list[str]], Request[Reply]]] = {
+    "/tournament": lambda msg, args: Moderate(msg, NewTournament(*_name_and_scoring(args))),
+    "/open": lambda msg, args: Moderate(msg, OpenGame(args[0] if args else "", _options(msg, 2))),
+    "/standings": lambda msg, args: Standings(msg),
+    "/tournaments": lambda msg, args: Tournaments(msg),
+    "/export": lambda msg, args: Export(msg, args[0] if args else "markdown"),
+    "/verify": _verify,
+    "/settings": lambda msg, args: Moderate(msg, ChangeSettings(_options(msg, 1))),
+    "/help": lambda msg, args: Help(msg),
+    "/rules": lambda msg, args: Rules(msg),
+    "/jokers": lambda msg, args: Info(msg, "jokers"),
+    "/undo": lambda msg, args: Moderate(msg, Undo(" ".join(args))),
+    "/adjust": _adjust,
+    "/disqualify": lambda msg, args: Moderate(msg, Disqualify(*_name_and_reason(args))),
+    "/reinstate": lambda msg, args: Moderate(msg, Reinstate(*_name_and_reason(args))),
+    "/corrections": lambda msg, args: Corrections(msg),
+}
 
 
 _UNQUOTED = re.compile(r"[^'\"\\]*")  # no quote and no backslash: nothing for shlex to undo

@@ -39,7 +39,7 @@ from bot.discord.delivery import Tracked
 from bot.discord.mentions import service_text
 from bot.discord.outgoing import answer_for
 from bot.observability import catch_up as observed
-from bot.service.forum import Pending
+from bot.service.requests import CatchUpPoints, NoteReads, Pending, PendingClosings, PendingDeliveries
 from bot.store import CatchUpPoint, StoreUnavailable
 from engine.numbers import digits
 
@@ -109,7 +109,7 @@ class Reads:
             return
         unnoted, self._unnoted = self._unnoted, {}
         try:
-            await self._croupier.note_reads(unnoted)
+            await self._croupier.handle(NoteReads(unnoted))
         except StoreUnavailable as error:
             log.warning("how far the channels were read is not kept yet: %s", error)
             self._unnoted = {**unnoted, **self._unnoted}
@@ -153,12 +153,12 @@ async def deliver_pending(front: Front, guild_ids: Collection[int]) -> int:
     checked against the channel's history first); answers how many were queued."""
     assert front.started_at is not None
     queued = 0
-    for pending in await front.croupier.pending_deliveries(front.started_at):
+    for pending in await front.croupier.handle(PendingDeliveries(front.started_at)):
         channel = await _channel(front, pending.channel, guild_ids)
         if channel is None:
             continue
         if pending.reply.private:
-            front.delivery.acknowledge(Tracked(pending.log_id))  # nothing to show in a channel
+            await front.delivery.acknowledge(Tracked(pending.log_id))  # nothing to show in a channel
             continue
         _redeliver(front, channel.id, pending)
         queued += 1
@@ -174,7 +174,7 @@ async def finish_closings(front: Front, guild_ids: Collection[int]) -> int:
     assert front.started_at is not None
     ours = {str(guild_id) for guild_id in guild_ids}
     queued = 0
-    for closing in await front.croupier.pending_closings(front.started_at):
+    for closing in await front.croupier.handle(PendingClosings(front.started_at)):
         if closing.guild not in ours or not digits(closing.channel):
             continue  # another shard's guild
         thread_id, reply = int(closing.channel), closing.reply
@@ -198,9 +198,7 @@ def _redeliver(front: Front, channel_id: int, pending: Pending) -> None:
     reply = pending.reply
     tracked = Tracked.of(pending.log_id, pending.message_id, pending.logged_at)
     if reply.thread_title and reply.live is not None:  # a thread's opening: its live table
-        front.live.redraw(
-            reply, channel_id, front.croupier.spelling.commands(reply.language), tracked=tracked
-        )
+        front.live.redraw(reply, channel_id, front.commands(reply.language), tracked=tracked)
         return
     reference = None
     if tracked.answering is not None:
@@ -245,7 +243,7 @@ async def catch_up(front: Front, guild_ids: Collection[int]) -> int:
         return 0
     ours = {str(guild_id) for guild_id in guild_ids}
     read = 0
-    for point in await front.croupier.catch_up_points():
+    for point in await front.croupier.handle(CatchUpPoints()):
         if point.guild not in ours:
             continue
         channel = await _channel(front, point.channel, guild_ids)

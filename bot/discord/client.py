@@ -30,7 +30,8 @@ from bot.discord.slash import install
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.turn_clock import TurnClock
 from bot.discord.watch import GatewayWatch
-from bot.service.croupier import Croupier, role_id_of
+from bot.service.croupier import Croupier
+from bot.service.requests import Defaults, role_id_of
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ class CroupierBot(discord.AutoShardedClient):
         self.options = options or BotOptions()
         # Replies name the Discord commands, not the console's: as mentions once their ids are known.
         self.command_ids = CommandIds()
-        croupier.spelling = DiscordSpelling(self.command_ids)
+        spelling = croupier.spelling = DiscordSpelling(self.command_ids)
         vars(croupier).pop("narrator", None)  # a narrator made with an earlier spelling
         shards: dict[str, Any] = {}
         if self.options.shard_count is not None:
@@ -86,7 +87,7 @@ class CroupierBot(discord.AutoShardedClient):
         if self.options.shard_ids is not None:
             shards["shard_ids"] = list(self.options.shard_ids)
         self.gateway_watch = GatewayWatch()  # shard states, for the operator (bot/discord/watch.py)
-        self.front = Front(self, croupier, self.options)
+        self.front = Front(self, croupier, self.options, spelling)
         super().__init__(
             intents=intents(self.options.message_content),
             allowed_mentions=nobody(),
@@ -159,7 +160,8 @@ class CroupierBot(discord.AutoShardedClient):
                 "invite link (with the permissions the croupier needs): %s", invite_url(self.application_id)
             )
         if first:
-            warn_of_role_names(self.front.croupier.store.defaults.moderator_role, self.guilds)
+            defaults = await self.front.croupier.handle(Defaults())
+            warn_of_role_names(defaults.moderator_role, self.guilds)
 
     async def on_shard_connect(self, shard_id: int) -> None:
         self.front.caught_up.connecting(shard_id)  # before the new session's first event is handled

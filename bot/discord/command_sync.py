@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.app_commands import AppCommand
 
 from bot.service.croupier import Croupier
+from bot.service.requests import Recall, Remember
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -92,7 +93,7 @@ async def _sync(
 ) -> list[AppCommand]:
     synced = await tree.sync(guild=guild)
     try:
-        await croupier.remember(key, wanted)
+        await croupier.handle(Remember(key, wanted))
     except StoreUnavailable as error:  # the commands are registered; the next start registers again
         log.warning(
             "could not keep the slash commands' hash (%s): the next start registers them again", error
@@ -102,7 +103,7 @@ async def _sync(
 
 async def _kept(croupier: Croupier, key: str) -> str | None:
     try:
-        return await croupier.recall(key)
+        return await croupier.handle(Recall(key))
     except StoreUnavailable as error:  # registering once too often is harmless; not at all is not
         log.warning("could not read the slash commands' hash (%s): registering them", error)
         return None

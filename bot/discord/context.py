@@ -12,7 +12,7 @@ from __future__ import annotations
 import discord
 
 from bot.discord.mentions import service_text
-from bot.service.croupier import Incoming
+from bot.service.requests import Incoming
 from bot.texts import LANGUAGES
 
 

@@ -60,7 +60,7 @@ from bot.discord.rights import Rights
 from bot.observability import delivery as observed
 from bot.observability.answers import DISCORD as ARRIVALS
 from bot.service.croupier import Croupier
-from bot.service.forum import RESULT
+from bot.service.requests import RESULT, ClosingDone, Delivered, Undeliverable
 from bot.store import StoreUnavailable
 from engine.numbers import SNOWFLAKE_MAX, whole_number
 
@@ -179,9 +179,9 @@ class Delivery:
 
     # ------------------------------------------------------------------ posting
 
-    def acknowledge(self, tracked: Tracked | None) -> None:
+    async def acknowledge(self, tracked: Tracked | None) -> None:
         if tracked is not None:
-            self.croupier.acknowledge(tracked.log_id)
+            await self.croupier.handle(Delivered(tracked.log_id))
             self._acknowledged()
 
     async def post(
@@ -444,7 +444,7 @@ class Delivery:
                 if not text and out.embedded and _embeds_dropped(edited, out):
                     text = True  # Discord ignored the embeds: the channel lacks Embed Links
                     continue
-                self.acknowledge(tracked)
+                await self.acknowledge(tracked)
                 return True
 
     async def persist(
@@ -519,7 +519,7 @@ class Delivery:
         if isinstance(tracked, ResultLine):
             await self.closing_done(tracked.game_id, RESULT)
         else:
-            self.acknowledge(tracked)
+            await self.acknowledge(tracked)
 
     async def _undeliverable(self, channel_id: int, tracked: Key | None, kind: str = PERMANENT) -> None:
         self.holds.dropped(channel_id, kind)
@@ -532,7 +532,7 @@ class Delivery:
             await self.closing_done(tracked.game_id, RESULT)  # nothing left to try
         elif tracked is not None:
             try:
-                await self.croupier.undeliverable(tracked.log_id)
+                await self.croupier.handle(Undeliverable(tracked.log_id))
             except StoreUnavailable as error:
                 log.warning("%s stays pending: %s", tracked.what, error)
 
@@ -540,7 +540,7 @@ class Delivery:
         """Tell the service a step of a game's thread closing is done. Without the store it is redone
         at the next start: closing a closed thread is harmless, and the result line is looked for."""
         try:
-            await self.croupier.closing_done(game_id, step)
+            await self.croupier.handle(ClosingDone(game_id, step))
         except StoreUnavailable as error:
             log.warning("closing step %s of game %s is done but not recorded: %s", step, game_id, error)
 

@@ -5,9 +5,10 @@ Every way in — a chat line, a slash command, a button — becomes one call of 
 game: what it draws is in the reply. A store outage, a Discord error or a bug is caught here (and
 only here): the user gets a short answer, the log the details, and the bot keeps running.
 
-Per channel, one lock covers the service call and putting its answer in the channel's outbox
-(:mod:`bot.discord.outbox`): answers go out in the order the moves were applied, and no network call
-is made while the lock is held. Answers of applied moves are tracked (:mod:`bot.discord.delivery`):
+Each answer is put in the channel's outbox (:mod:`bot.discord.outbox`) while the service still holds
+the channel (the ``then`` of :meth:`~bot.service.croupier.Croupier.handle`): answers go out in the order
+the moves were applied, with no lock of the front end's own, and no network call is made while the
+channel is held. Answers of applied moves are tracked (:mod:`bot.discord.delivery`):
 retried until Discord has them, acknowledged to the service, delivered at the next start otherwise.
 Interactions are acknowledged within Discord's three seconds (:mod:`bot.discord.answering`).
 """
@@ -26,7 +27,7 @@ import discord
 from discord import app_commands
 
 from bot import texts
-from bot.discord import escape, threads
+from bot.discord import escape
 from bot.discord.answering import Answer, AnsweredElsewhere, InteractionGone
 from bot.discord.boards import Press
 from bot.discord.catch_up import Reads
@@ -34,7 +35,6 @@ from bot.discord.context import from_interaction, from_message, language_of_loca
 from bot.discord.delivery import Delivery, Tracked
 from bot.discord.embeds import game_embeds, refusal_content, text_embeds
 from bot.discord.failures import PERMISSION
-from bot.discord.limits import CONTENT_MAX, clip
 from bot.discord.live_table import LiveTables
 from bot.discord.mentions import nobody, quiet, service_text
 from bot.discord.options import BotOptions
@@ -44,9 +44,22 @@ from bot.discord.readiness import Readiness
 from bot.discord.rights import label
 from bot.observability.answers import DISCORD as ARRIVALS
 from bot.replies import Reply
-from bot.service.croupier import NOTHING_OPEN, Croupier, Incoming, might_be_command
-from bot.service.forum import PLAYED_IN_THREAD
-from bot.service.keyed_locks import KeyedLocks
+from bot.service.croupier import Croupier
+from bot.service.requests import (
+    NOTHING_OPEN,
+    PLAYED_IN_THREAD,
+    Flush,
+    Incoming,
+    Line,
+    Move,
+    Remind,
+    Request,
+    Tick,
+    Waiting,
+    might_be_command,
+)
+from bot.service.requests import Press as Pressed
+from bot.spelling import ConsoleSpelling, Spelling
 from bot.store import StoreUnavailable
 from engine.game import Join
 from engine.numbers import digits
@@ -85,16 +98,21 @@ class Recent:
 
 
 class Front:
-    def __init__(self, client: discord.Client, croupier: Croupier, options: BotOptions | None = None) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        croupier: Croupier,
+        options: BotOptions | None = None,
+        spelling: Spelling | None = None,
+    ) -> None:
         options = options or BotOptions()
         self.client = client
         self.croupier = croupier
+        self.spelling = spelling or ConsoleSpelling()  # how replies name commands (mentions, once known)
         self._recent = Recent(RECENT_IDS)
         # channel id → the message carrying the live board, the most recently moved last. Bounded: a
         # forgotten board keeps its buttons, which still answer (the service checks the game's version).
         self._boards: OrderedDict[int, int] = OrderedDict()
-        # One service call at a time per channel, with putting its answer in the outbox.
-        self._locks: KeyedLocks[int] = KeyedLocks()
         self.outbox = Outbox()
         self.delivery = Delivery(
             client,
@@ -118,7 +136,7 @@ class Front:
 
     def commands(self, lang: str) -> Mapping[str, str]:
         """How this front end's commands are typed (for the live table's sign-up hint)."""
-        return self.croupier.spelling.commands(lang)
+        return self.spelling.commands(lang)
 
     def first_time(self, event_id: int) -> bool:
         """Whether this event (a message or an interaction) is new to this process."""
@@ -143,12 +161,15 @@ class Front:
     async def line(self, message: discord.Message, text: str, *, catching_up: bool = False) -> None:
         """One chat line through the service; its answer queued (``catching_up``: a line read from the
         history after a restart, where a "did you mean" would come too late to help)."""
+        assert message.guild is not None
+        guild = message.guild.id
+
+        def then(reply: Reply) -> None:
+            self._after_line(message, reply, catching_up)
+            self.reads.saw(guild, message.channel.id, message.id)
+
         try:
-            async with self._locks.hold(message.channel.id):
-                reply = await self.croupier.handle_text(from_message(message, text))
-                self._after_line(message, reply, catching_up)
-                assert message.guild is not None
-                self.reads.saw(message.guild.id, message.channel.id, message.id)
+            await self.croupier.handle(Line(from_message(message, text)), then=then)
         except StoreUnavailable as error:
             log.warning("store unavailable while handling message %s: %s", message.id, error)
             if might_be_command(text) and not catching_up and message.guild is not None:
@@ -218,7 +239,7 @@ class Front:
         out = outgoing(reply) if reply.game_id is not None else _plain(reply)
         if header is not None:
             out = out.headed(header, out.allowed_mentions)
-        tracked = self._tracked(reply, message_id, logged_at)
+        tracked = self.tracked(reply, message_id, logged_at)
 
         async def post() -> None:
             sent = await self.delivery.post(
@@ -245,7 +266,7 @@ class Front:
         if reply.live.finished and closing:
             self.live.close(reply, channel_id, ended_at=self.croupier.clock())
 
-    def _tracked(
+    def tracked(
         self, reply: Reply, message_id: str | None, logged_at: datetime | None = None
     ) -> Tracked | None:
         if reply.log_id is None or message_id is None:
@@ -273,7 +294,7 @@ class Front:
         """False for an interaction this process already answered (a redelivered INTERACTION_CREATE)."""
         return self.first_time(interaction.id)
 
-    def _answer_for(
+    def answer_for(
         self, interaction: discord.Interaction[Any], *, private: bool = False, component: bool = False
     ) -> Answer:
         """The answer of a new interaction, deferred if the service is not done in time."""
@@ -286,26 +307,28 @@ class Front:
     async def command(
         self,
         interaction: discord.Interaction[Any],
-        run: Callable[[Incoming], Awaitable[Reply]],
+        ask: Callable[[Incoming], Request[Reply]],
         *,
         text: str = "",
         ephemeral: bool = False,
         draw: Draw | None = None,
     ) -> None:
-        """Run one service call for a slash command and answer with its reply (``draw`` may draw it
-        its own way — a picture, a file — and answers whether it did)."""
+        """Ask the service what a slash command asks (``ask`` builds the request) and answer with its
+        reply (``draw`` may draw it its own way — a picture, a file — and answers whether it did)."""
         if not self.fresh(interaction):
             return
-        answer = self._answer_for(interaction, private=ephemeral)
+        answer = self.answer_for(interaction, private=ephemeral)
         try:
             await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction, text)
-            async with self._locks.hold(interaction.channel_id or 0):
-                reply = await run(msg)
+
+            def then(reply: Reply) -> None:
                 if reply.ok and digits(reply.elsewhere):
                     self._done_elsewhere(answer, msg, reply)
                 else:
-                    self._answer_with(answer, reply, ephemeral=ephemeral, draw=draw)
+                    self.answer_with(answer, reply, ephemeral=ephemeral, draw=draw)
+
+            await self.croupier.handle(ask(msg), then=then)
         except Exception as error:
             await self.failed(interaction, error)
 
@@ -318,18 +341,17 @@ class Front:
         facts = {"title": escape.plain(reply.title), "thread": f"<#{thread}>"}
         content = texts.render("discord.thread.joined_there", facts, reply.language)
         told = Outgoing(game_embeds(replace(reply, cards=())), nobody(), content=content)
-        self.outbox.put(answer.interaction.channel_id or 0, lambda: self._send_note(answer, told))
+        self.outbox.put(answer.interaction.channel_id or 0, lambda: self.send_note(answer, told))
 
     async def press(self, interaction: discord.Interaction[Any], press: Press) -> None:
         if not self.fresh(interaction):
             return
-        answer = self._answer_for(interaction, component=True)
+        answer = self.answer_for(interaction, component=True)
         try:
             await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
-            async with self._locks.hold(interaction.channel_id or 0):
-                reply = await self.croupier.press(msg, press.game, press.version, press.picked)
-                self._answer_with(answer, reply)
+            pressed = Pressed(msg, press.game, press.version, press.picked)
+            await self.croupier.handle(pressed, then=lambda reply: self.answer_with(answer, reply))
         except Exception as error:
             await self.failed(interaction, error)
 
@@ -340,32 +362,35 @@ class Front:
         if not self.fresh(interaction):
             return
         here = interaction.channel_id or 0
-        answer = self._answer_for(interaction, component=True)
+        answer = self.answer_for(interaction, component=True)
         try:
             await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
             if channel != here:
                 msg = replace(msg, channel=str(channel), parent=str(here), place="thread")
-            async with self._locks.hold(channel):
-                reply = await self.croupier.execute(msg, Join(msg.author_name))
+            asked = msg
+
+            def then(reply: Reply) -> None:
                 if channel == here or not reply.ok or reply.duplicate:
-                    self._answer_with(answer, reply)
+                    self.answer_with(answer, reply)
                     return
-                self.publish(channel, reply, msg.message_id)
+                self.publish(channel, reply, asked.message_id)
                 told = Outgoing.of(game_embeds(replace(reply, cards=())), nobody())
-                self.outbox.put(here, lambda: self._send_note(answer, told), lane=ANSWERS)
+                self.outbox.put(here, lambda: self.send_note(answer, told), lane=ANSWERS)
+
+            await self.croupier.handle(Move(msg, Join(msg.author_name)), then=then)
         except Exception as error:
             await self.failed(interaction, error)
 
-    async def _send_note(self, answer: Answer, out: Outgoing) -> None:
+    async def send_note(self, answer: Answer, out: Outgoing) -> None:
         try:
             await answer.send(out, True)
         except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as error:
             log.info("could not answer interaction %s: %s", answer.interaction.id, error)
         finally:
-            await self._forget(answer)
+            await self.forget(answer)
 
-    def _answer_with(
+    def answer_with(
         self, answer: Answer, reply: Reply, *, ephemeral: bool = False, draw: Draw | None = None
     ) -> None:
         """Queue the interaction's answer in the channel's lane of answers (and, for a public reply
@@ -388,7 +413,7 @@ class Front:
                 log.info("could not answer interaction %s: %s", interaction.id, error)  # nothing stored
             finally:
                 await self._tell_if_held(answer, reply.language)
-                await self._forget(answer)
+                await self.forget(answer)
                 if public:  # after the answer and its board strip: a thread is closed behind its last answer
                     self._after_reply(channel_id, reply)
 
@@ -440,7 +465,7 @@ class Front:
             out, private = Outgoing.of(game_embeds(reply), nobody()), True
         else:
             out, private = outgoing(reply), ephemeral
-        tracked = None if private else self._tracked(reply, f"interaction:{interaction.id}")
+        tracked = None if private else self.tracked(reply, f"interaction:{interaction.id}")
         try:
             message_id = await answer.send(out, private)
         except AnsweredElsewhere:
@@ -458,11 +483,11 @@ class Front:
             )
             message_id = sent.id if sent is not None else None
         else:
-            self.delivery.acknowledge(tracked)
+            await self.delivery.acknowledge(tracked)
         if not private and reply.game_id is not None:
             await self._board_moved(channel_id, message_id if out.view is not None else None)
 
-    async def _forget(self, answer: Answer) -> None:
+    async def forget(self, answer: Answer) -> None:
         await answer.done()
         if self._answers.get(answer.interaction.id) is answer:
             del self._answers[answer.interaction.id]
@@ -473,88 +498,6 @@ class Front:
         """Answer the interaction (a followup if it was answered or deferred); the message's id if known."""
         answer = self._answers.get(interaction.id) or Answer(interaction, private=ephemeral)
         return await answer.send(out, ephemeral)
-
-    async def say(self, interaction: discord.Interaction[Any], content: str) -> None:
-        """A short note only the user sees."""
-        await self.send(interaction, Outgoing([], nobody(), content=content), ephemeral=True)
-
-    # ------------------------------------------------------------------ opening a game
-
-    async def open_game(
-        self, interaction: discord.Interaction[Any], kind: str, options: dict[str, str]
-    ) -> None:
-        """``/durchgang öffnen``: plan it, make its thread (no lock held), open it there, then draw the
-        thread's first message as the live table and point the moderator at the thread. Without a
-        thread (the channel's setting), the plan itself opens it in place, answered as before."""
-        if not self.fresh(interaction):
-            return
-        answer = self._answer_for(interaction)
-        try:
-            await self.caught_up.wait_for(interaction.guild_id)
-            msg = from_interaction(interaction)
-            async with self._locks.hold(interaction.channel_id or 0):
-                plan = await self.croupier.plan_open(msg, kind, options)
-                if not plan.ok or plan.duplicate or not plan.thread_title:
-                    self._answer_with(answer, plan)  # a refusal, or the game opened in place
-                    return
-            await self._open_in_thread(answer, msg, kind, options, plan)
-        except Exception as error:
-            await self.failed(interaction, error)
-
-    async def _open_in_thread(
-        self, answer: Answer, msg: Incoming, kind: str, options: dict[str, str], plan: Reply
-    ) -> None:
-        interaction = answer.interaction
-        lang = plan.language
-        home = await threads.home_of(self.client, interaction.channel)
-        placeholder = texts.render(
-            "discord.thread.placeholder", {"title": escape.plain(plan.thread_title)}, lang
-        )
-        try:
-            if home is None:
-                raise threads.CannotCreateThread("no home channel")
-            made = await threads.create(self.client, home, plan.thread_title, placeholder)
-        except threads.CannotCreateThread as refused:
-            note = Outgoing([], nobody(), content=texts.render(refused.why, {}, lang))
-            self.outbox.put(interaction.channel_id or 0, lambda: self._send_note(answer, note), lane=ANSWERS)
-            return
-        there = replace(
-            msg,
-            channel=str(made.thread_id),
-            parent=str(made.home_id),
-            place="post" if made.in_forum else "thread",
-        )
-        try:
-            async with self._locks.hold(made.thread_id):
-                reply = await self.croupier.open_game(there, kind, options, live_message=made.live_message)
-                if reply.ok and not reply.duplicate and reply.live is not None:
-                    tracked = self._tracked(reply, msg.message_id)
-                    self.live.redraw(reply, made.thread_id, self.commands(lang), tracked=tracked)
-                    facts = {"title": escape.plain(reply.title), "thread": f"<#{made.thread_id}>"}
-                    pointer = Outgoing(
-                        [], nobody(), content=texts.render("discord.thread.opened", facts, lang)
-                    )
-                    self.outbox.put(
-                        interaction.channel_id or 0,
-                        lambda: self._send_note_public(answer, pointer),
-                        lane=ANSWERS,
-                    )
-                    return
-        except BaseException:
-            await threads.remove(self.client, made, placeholder)
-            raise
-        # Refused after all (another moderator was quicker): the thread goes, the refusal is told.
-        said = clip(refusal_content(reply), CONTENT_MAX) if not reply.ok else placeholder
-        await threads.remove(self.client, made, said)
-        self._answer_with(answer, reply)
-
-    async def _send_note_public(self, answer: Answer, out: Outgoing) -> None:
-        try:
-            await answer.send(out, False)
-        except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as error:
-            log.info("could not point interaction %s at its thread: %s", answer.interaction.id, error)
-        finally:
-            await self._forget(answer)
 
     # ------------------------------------------------------------------ the turn clock
 
@@ -570,7 +513,7 @@ class Front:
         if not guilds:
             return 0
         posted = 0
-        for channel, reply in await self.croupier.apply_due_timeouts(tracked=True, guilds=guilds):
+        for channel, reply in await self.croupier.handle(Tick(tracked=True, guilds=guilds)):
             if reply.duplicate or reply.silent or not reply.ok:
                 continue  # another process posted it, or the game moved on meanwhile
             self.publish(int(channel), reply, "timeout:")
@@ -583,7 +526,7 @@ class Front:
         guilds = self.serving() if guilds is None else guilds
         if not guilds:
             return 0
-        reminders = await self.croupier.due_reminders(guilds)
+        reminders = await self.croupier.handle(Remind(guilds))
         for reminder in reminders:
             self.publish(int(reminder.channel), reminder.reply)
         return len(reminders)
@@ -603,10 +546,10 @@ class Front:
             self._flusher = asyncio.create_task(self._flush_later(), name="acknowledgements")
 
     async def _flush_later(self) -> None:
-        while self.croupier.acknowledgements_waiting:
+        while await self.croupier.handle(Waiting()):
             await asyncio.sleep(self.acknowledge_after)
             try:
-                await self.croupier.flush_acknowledgements()
+                await self.croupier.handle(Flush())
             except StoreUnavailable as error:
                 log.warning("acknowledgements wait for the store: %s", error)
 
@@ -620,7 +563,7 @@ class Front:
         if self._flusher is not None:
             self._flusher.cancel()
         try:
-            await self.croupier.flush_acknowledgements()
+            await self.croupier.handle(Flush())
         except Exception as error:  # the store may be closing too: they stay pending, and are checked
             log.warning("acknowledgements not written at shutdown: %s", error)
 
@@ -646,7 +589,7 @@ class Front:
         except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as http_error:
             log.warning("could not tell the user about the failure of %s: %s", interaction.id, http_error)
         finally:
-            await self._forget(answer)
+            await self.forget(answer)
 
 
 def _shards_of(client: discord.Client) -> Collection[int] | None:

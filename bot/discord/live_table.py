@@ -25,7 +25,7 @@ from bot.discord.outbox import Outbox
 from bot.discord.outgoing import Outgoing
 from bot.discord.plain_text import live_content
 from bot.replies import Reply
-from bot.service.forum import RESULT, THREAD
+from bot.service.requests import RESULT, THREAD
 from engine.numbers import digits
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ class LiveTables:
                 channel_id, message_id, out, tracked=owed[0] if owed else None, lang=reply.language
             )
             for also in owed[1:] if made else ():
-                self.delivery.acknowledge(also)
+                await self.delivery.acknowledge(also)
 
         self.outbox.put(channel_id, edit, latest=("live", live.message))
 

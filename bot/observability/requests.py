@@ -24,7 +24,7 @@ from bot.observability.metrics import MOVES_BY, NO_GAME, REFUSALS_BY, front_end_
 
 if TYPE_CHECKING:
     from bot.replies import Reply
-    from bot.service.croupier import Incoming
+    from bot.service.requests import Incoming
 
 EVENTS = logging.getLogger("croupier.events")
 HINT = "did_you_mean"

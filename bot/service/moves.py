@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.games import GAMES
 from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand, InvalidCommand
 from engine.game import Choice, Command, Event, Game
@@ -69,6 +70,30 @@ def read_line(game: Game[Any], text: str) -> Reading:
         return game.parse(text)
     except CroupierError as error:
         return error
+
+
+def readings(text: str, first: str | None = None) -> dict[str, Reading]:
+    """What each registered game reads in a chat line: a command, a refusal (malformed), or nothing.
+
+    Parsing needs no store, so the service reads a line before it goes near one, and hands these
+    readings on so the channel's game does not parse the line again. ``first``: the kind of game
+    likely open in the channel (:class:`bot.service.open_kinds.OpenKinds`); when it reads the line, its
+    reading is the only one (the unit of work parses for another game if the channel holds one).
+    """
+    known: dict[str, Reading] = {}
+    if first is not None and first in GAMES:
+        known[first] = read_line(GAMES[first], text)
+        if known[first] is not None:
+            return known
+    return {kind: known[kind] if kind in known else read_line(game, text) for kind, game in GAMES.items()}
+
+
+def might_be_command(text: str) -> bool:
+    """Whether some registered game reads the line as a command (or as a malformed one), reading what
+    the service reads of it: its first :data:`LINE_MAX` characters. The parsers' work grows with the
+    line, and a front end asks this when the store is out, before it answers "try again" — a
+    4,000-character line costs no more than a Discord message."""
+    return any(reading is not None for reading in readings(Typed.of(text).text).values())
 
 
 # --- what came of it ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.service.croupier import NOTHING_OPEN_EVERY
+from bot.service.playing import NOTHING_OPEN_EVERY
 from tests.discord.helpers import Table, asked, refusal, says, story
 
 

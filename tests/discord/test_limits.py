@@ -22,8 +22,9 @@ from dataclasses import dataclass
 import pytest
 
 from bot.discord.limits import CONTENT_MAX
-from bot.service.croupier import Croupier, Incoming
+from bot.service.croupier import Croupier
 from bot.service.forum import LEADERS_NAMED
+from bot.service.requests import Adjust, Disqualify, Incoming, Line, Moderate, Move, NewTournament, OpenGame
 from engine.game import Close, Join
 from tests.discord.helpers import BLANK_FIELD, Table, drawn
 from tests.discord.test_forum import Hall, hall_of
@@ -94,27 +95,37 @@ async def seeded(table: Table, people: Crowd) -> None:
     croupier, moni = service.croupier, (p.moni, "Moni")
     for number in range(TOURNAMENTS):
         name = f"Frühjahrsturnier {number:02d} der Spelunke mit einem langen Namen"
-        assert (await croupier.new_tournament(service.msg(*moni, moderator=True), name)).ok
+        assert (await croupier.handle(Moderate(service.msg(*moni, moderator=True), NewTournament(name)))).ok
     for number in range(ROUNDS):
         seated = list(zip(people.ids, people.names, strict=True))[: len(people.ids) if number == 0 else 2]
-        assert (await croupier.open_game(service.msg(*moni, moderator=True), "verflixte6", {})).ok
+        assert (
+            await croupier.handle(Moderate(service.msg(*moni, moderator=True), OpenGame("verflixte6", {})))
+        ).ok
         for member, name in seated:
-            assert (await croupier.execute(service.msg(member, name), Join(name))).ok
+            assert (await croupier.handle(Move(service.msg(member, name), Join(name)))).ok
         dice.will_roll(*[3] * len(seated))
         for member, name in seated:
-            assert (await croupier.handle_text(service.msg(member, name, "weiter"))).ok
-            assert (await croupier.handle_text(service.msg(member, name, "stopp"))).ok
-        assert (await croupier.execute(service.msg(*moni, moderator=True), Close())).ok
+            assert (await croupier.handle(Line(service.msg(member, name, "weiter")))).ok
+            assert (await croupier.handle(Line(service.msg(member, name, "stopp")))).ok
+        assert (await croupier.handle(Move(service.msg(*moni, moderator=True), Close()))).ok
     for member in people.ids[:ADJUSTMENTS]:
-        assert (await croupier.adjust(service.msg(*moni, moderator=True), str(member), -3, REASON)).ok
+        assert (
+            await croupier.handle(
+                Moderate(service.msg(*moni, moderator=True), Adjust(str(member), -3, REASON))
+            )
+        ).ok
     for member in people.ids[-DISQUALIFIED:]:
-        assert (await croupier.disqualify(service.msg(*moni, moderator=True), str(member), REASON)).ok
+        assert (
+            await croupier.handle(
+                Moderate(service.msg(*moni, moderator=True), Disqualify(str(member), REASON))
+            )
+        ).ok
 
 
 async def joined(croupier: Croupier, service: Service, people: Crowd) -> None:
     """The first 100 sign up (the disqualified may not)."""
     for member, name in list(zip(people.ids, people.names, strict=True))[:PLAYERS]:
-        assert (await croupier.execute(service.msg(member, name), Join(name))).ok
+        assert (await croupier.handle(Move(service.msg(member, name), Join(name)))).ok
 
 
 # ---------------------------------------------------------------------- reading what was sent

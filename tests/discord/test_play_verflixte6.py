@@ -10,6 +10,7 @@ import pytest
 
 from bot.exports import StandingsTable
 from bot.service.croupier import Croupier
+from bot.service.requests import TableOf
 from tests.conftest import BACKENDS
 from tests.discord.helpers import (
     Table,
@@ -129,7 +130,7 @@ async def test_V6_N5_full_durchgang_by_words_buttons_and_selects(table: Table) -
         assert story(closed) == [says("v6.closed")]
         assert closed.components == []
 
-        standings = await bot.front.croupier.standings_table(str(p.channel))
+        standings = await bot.front.croupier.handle(TableOf(str(p.channel)))
         assert isinstance(standings, StandingsTable)
         assert [(standing.name, standing.total) for standing in standings.rows] == [
             ("Carl", 7),

@@ -11,7 +11,7 @@ from typing import TypeVar
 
 import pytest
 
-from bot.service import croupier as croupier_module
+from bot.service import moves as reading_module
 from bot.service.croupier import Croupier
 from bot.service.moves import LINE_MAX, Reading, read_line
 from bot.store import Store, StoreUnavailable, UnitOfWork
@@ -76,7 +76,7 @@ async def test_a_long_line_during_an_outage_is_read_only_as_far_as_the_games_rea
         lengths.append(len(text))
         return read_line(game, text)
 
-    monkeypatch.setattr(croupier_module, "read_line", reading)
+    monkeypatch.setattr(reading_module, "read_line", reading)
     long_chat = ("gleich geht's los " * 250)[:4_000].strip()
     stop_first = (
         "stopp" + " " * (4_000 - len("stopp") - len("weiter")) + "weiter"

@@ -6,7 +6,7 @@ command's transaction and at its COMMIT. SQLite: the file is locked by another p
 the busy timeout, and the file and its folder lose their write permission.
 
 What the front ends get (checked here): the console channel answers ``error.store_unavailable``; the
-service itself (``Croupier.handle_text`` / ``execute``) raises :class:`bot.store.StoreUnavailable`,
+service itself (``Croupier.handle``) raises :class:`bot.store.StoreUnavailable`,
 which every front end must catch and answer with that same text.
 """
 
@@ -29,7 +29,7 @@ import pytest
 from sqlalchemy import event
 
 from bot.console.terminal import Console
-from bot.service.croupier import Incoming
+from bot.service.requests import Incoming, Line
 from bot.store import Store, StoreUnavailable
 from bot.store import db as store_db
 from bot.store.migrate import upgrade
@@ -111,7 +111,7 @@ async def test_postgresql_crash_between_commands_answers_try_again_and_play_resu
             assert await harness.answer(console, line) == TRY_AGAIN
         assert await harness.answer(console, "anna: /standings") == TRY_AGAIN
         with pytest.raises(StoreUnavailable) as raised:  # what the Discord front end has to catch
-            await console.croupier.handle_text(_incoming(ROBBERY.lines[SPLIT]))
+            await console.croupier.handle(Line(_incoming(ROBBERY.lines[SPLIT])))
         assert "127.0.0.1" in str(raised.value)
         cluster.start()
         after = await harness.contents(store)
@@ -187,7 +187,7 @@ async def test_sqlite_locked_by_another_process_answers_try_again_and_changes_no
             for line in ROBBERY.lines[SPLIT : SPLIT + 2]:
                 assert await harness.answer(console, line) == TRY_AGAIN
             with pytest.raises(StoreUnavailable, match="database is locked"):
-                await console.croupier.handle_text(_incoming(ROBBERY.lines[SPLIT]))
+                await console.croupier.handle(Line(_incoming(ROBBERY.lines[SPLIT])))
         finally:
             await holder.communicate(b"")
         assert await harness.contents(store) == before

@@ -20,7 +20,17 @@ import engine.killer
 import engine.verflixte6  # noqa: F401  (their commands must be imported to be found below)
 from bot.console.terminal import Console
 from bot.games import GAMES
-from bot.service.croupier import Croupier, Incoming
+from bot.service.croupier import Croupier
+from bot.service.requests import (
+    ChangeSettings,
+    Export,
+    Incoming,
+    Line,
+    Moderate,
+    Move,
+    NewTournament,
+    OpenGame,
+)
 from bot.store import Store
 from bot.texts import render
 from engine.game import Choice, Command
@@ -114,7 +124,7 @@ async def test_every_moderator_only_command_sent_to_the_service_by_a_player_is_r
     before = await harness.contents(store)
     for number, who in enumerate(("anna", "ben", STRANGER)):
         msg = Incoming(f"abuse:{command_type.__name__}:{number}", "console", "console", who, who)
-        reply = await table.croupier.execute(msg, _instance(command_type))
+        reply = await table.croupier.handle(Move(msg, _instance(command_type)))
         assert not reply.ok
         assert reply.error_code == "not_moderator"
     assert len(harness.refusals_only(before, await harness.contents(store))) == 3
@@ -132,12 +142,12 @@ async def test_the_service_refuses_moderator_and_admin_actions_to_players(
 
     for who in ("anna", STRANGER):
         refusals = [
-            await croupier.open_game(msg(who), "killer", {}),
-            await croupier.new_tournament(msg(who), "Sommercup", "placement"),
-            await croupier.change_settings(msg(who), {"language": "fr"}),
+            await croupier.handle(Moderate(msg(who), OpenGame("killer", {}))),
+            await croupier.handle(Moderate(msg(who), NewTournament("Sommercup", "placement"))),
+            await croupier.handle(Moderate(msg(who), ChangeSettings({"language": "fr"}))),
         ]
         assert [reply.error_code for reply in refusals] == ["not_moderator"] * 3
-        assert (await croupier.export(msg(who), "csv")).error_code == "not_admin"
+        assert (await croupier.handle(Export(msg(who), "csv"))).error_code == "not_admin"
     # The moderator actions' refusals are recorded; an export is a read and writes nothing.
     assert len(harness.refusals_only(before, await harness.contents(store))) == 6
 
@@ -188,8 +198,8 @@ async def test_nobody_but_the_player_to_act_can_press_their_choices(store: Store
             others = [seated[step % len(seated)], STRANGER, "mod"]  # a player in turn, and outsiders
             before = await harness.contents(store)
             for (action, words), who in itertools.product(offered, others):
-                reply = await croupier.handle_text(
-                    Incoming(f"abuse:{next(ids)}", "console", "console", who, who, text=words)
+                reply = await croupier.handle(
+                    Line(Incoming(f"abuse:{next(ids)}", "console", "console", who, who, text=words))
                 )
                 pressed += 1
                 if action in ANYONE:

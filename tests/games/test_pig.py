@@ -18,6 +18,7 @@ import pytest
 from bot.console.terminal import Console
 from bot.games import GAMES, game_named, scope_of
 from bot.service.croupier import Croupier
+from bot.service.requests import Info, Rules
 from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, render
 from tests.dice import scripted
@@ -119,14 +120,14 @@ async def test_pig_explains_its_own_topic_and_leaves_the_default_game_to_the_cro
     croupier = Croupier(store=store, dice_factory=scripted([]))
     table = Table(croupier)
     assert GAMES.default is GAMES["verflixte6"]  # Pig declares itself no default
-    rules = await croupier.rules_reply(table.msg("anna"))  # no game was ever played here
+    rules = await croupier.handle(Rules(table.msg("anna")))  # no game was ever played here
     assert rules.lines == (render("help.rules", {}, "de", str, CONSOLE_COMMANDS, scope_of(GAMES.default)),)
     assert GAMES.explaining("odds") is PIG
-    assert (await croupier.info_reply(table.msg("anna"), "odds")).lines == (
+    assert (await croupier.handle(Info(table.msg("anna"), "odds"))).lines == (
         says("info.odds", "de", target=30),
     )
     assert (await table.open("pig", {"target": "50"})).ok
-    odds = await croupier.info_reply(table.msg("anna"), "odds")
+    odds = await croupier.handle(Info(table.msg("anna"), "odds"))
     assert odds.lines == (says("info.odds", target=50),)  # the open game's own target, in its language
 
 

@@ -9,7 +9,8 @@ from typing import Any
 
 from bot.games import GAMES
 from bot.replies import Reply
-from bot.service.croupier import Croupier, Incoming
+from bot.service.croupier import Croupier
+from bot.service.requests import Incoming, Line, Moderate, Move, OpenGame
 from bot.store import GameRecord, Store
 from engine.game import Command
 
@@ -40,13 +41,13 @@ class Table:
         )
 
     async def say(self, author: str, text: str, *, mid: str | None = None) -> Reply:
-        return await self.croupier.handle_text(self.msg(author, text, mid=mid))
+        return await self.croupier.handle(Line(self.msg(author, text, mid=mid)))
 
     async def do(self, author: str, command: Command, *, mid: str | None = None) -> Reply:
-        return await self.croupier.execute(self.msg(author, mid=mid), command)
+        return await self.croupier.handle(Move(self.msg(author, mid=mid), command))
 
     async def open(self, kind: str = "verflixte6", options: Mapping[str, Any] | None = None) -> Reply:
-        return await self.croupier.open_game(self.msg(MODERATOR), kind, options or {})
+        return await self.croupier.handle(Moderate(self.msg(MODERATOR), OpenGame(kind, options or {})))
 
 
 async def snapshot_of(store: Store, channel: str = CHANNEL) -> tuple[Any, ...]:

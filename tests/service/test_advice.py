@@ -13,6 +13,7 @@ import pytest
 from bot.games import GAMES
 from bot.service.croupier import Croupier
 from bot.service.rendering import Narrator
+from bot.service.requests import ChangeSettings, Moderate, Tick
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from engine.game import Join, Start
@@ -114,7 +115,7 @@ async def test_a_turn_timeout_has_its_odds_table_built_before_its_transaction(
     now = [datetime(2026, 11, 30, 12, 0, tzinfo=UTC)]
     dice = scripted([6, 5, 4, 3, 2, 1] * 10)
     table = Table(Croupier(store=store, dice_factory=dice, clock=lambda: now[0]))
-    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"timeout": "1h"})).ok
+    assert (await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"timeout": "1h"})))).ok
     await table.open("killer")
     await table.do("anna", Join("Anna"))
     await table.do("ben", Join("Ben"))
@@ -122,7 +123,7 @@ async def test_a_turn_timeout_has_its_odds_table_built_before_its_transaction(
     now[0] += timedelta(hours=2)
     with counted(store.engine) as trips:
         built = Built(monkeypatch, trips)
-        ((channel, reply),) = await table.croupier.apply_due_timeouts()
+        ((channel, reply),) = await table.croupier.handle(Tick())
     assert channel == table.channel
     assert reply.lines[:2] == (
         said("killer.timed_out", player="Anna", step="setup"),

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from bot.console.terminal import CHANNEL, GUILD, Answer, Console, _words, run_console
 from bot.games import GAMES, scope_of
 from bot.replies import Board
-from bot.service.croupier import Croupier, Incoming, seed_from_text
+from bot.service.croupier import Croupier, seed_from_text
+from bot.service.requests import Incoming, Line
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from bot.texts import render
@@ -267,7 +268,7 @@ async def test_the_console_draws_no_boards_yet_prints_and_logs_the_same(
             console = Console(croupier, moderators=frozenset({"mod"}), session="same")
             printed[draws] = [await console.handle(line) for line in lines[:4]]
             msg = Incoming("board", GUILD, CHANNEL, "anna", "anna", text="weiter")
-            boards[draws] = (await croupier.handle_text(msg)).board
+            boards[draws] = (await croupier.handle(Line(msg))).board
             printed[draws] += [await console.handle(line) for line in lines[4:]]
             for number in range(1, len(lines) + 1):
                 found = await store.run(

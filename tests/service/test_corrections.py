@@ -16,7 +16,8 @@ from bot import cli
 from bot.console.terminal import Console
 from bot.games import GAMES, scope_of
 from bot.service.corrections import when
-from bot.service.croupier import Croupier, Incoming, seed_from_text
+from bot.service.croupier import Croupier, seed_from_text
+from bot.service.requests import Adjust, Incoming, Moderate, Move, OpenGame, TableOf
 from bot.store import GameRecord, LogEntry, Store
 from bot.texts import render
 from engine.dice import derive_die
@@ -187,7 +188,7 @@ async def test_adjust_lowers_the_total_in_standings_and_export(
     console: Console, croupier: Croupier, store: Store, db_url: str
 ) -> None:
     await _played_durchgang(console)
-    table = await croupier.standings_table(CHANNEL)
+    table = await croupier.handle(TableOf(CHANNEL))
     assert table is not None
     total = {row.player: row.total for row in table.rows}
 
@@ -203,7 +204,7 @@ async def test_adjust_lowers_the_total_in_standings_and_export(
     anna_row = next(line for line in standings.splitlines() if line.startswith("|") and "| anna |" in line)
     assert f"| {total['anna'] - 3} |" in anna_row
     assert "- anna −3 — Strafe" in standings.splitlines()  # its own line in the notes
-    table = await croupier.standings_table(CHANNEL)
+    table = await croupier.handle(TableOf(CHANNEL))
     assert table is not None
     assert {row.player: row.total for row in table.rows}["anna"] == total["anna"] - 3
 
@@ -288,7 +289,7 @@ async def test_a_disqualified_player_is_out_of_the_standings_and_cannot_join(
     await _played_durchgang(console)
     ok, text = await say(console, "mod: /disqualify ben Unsportlich")
     assert ok, text
-    table = await croupier.standings_table(CHANNEL)
+    table = await croupier.handle(TableOf(CHANNEL))
     assert table is not None
     assert [row.player for row in table.rows] == ["anna"]
     assert [(note.name, note.reason) for note in table.disqualified] == [("ben", "Unsportlich")]
@@ -347,13 +348,15 @@ async def test_names_are_resolved_from_the_tournaments_games_never_guessed(croup
     from engine.game import Join
 
     mod = _msg("900", "Mod", 1, moderator=True)
-    assert (await croupier.open_game(mod, "verflixte6", {})).ok
+    assert (await croupier.handle(Moderate(mod, OpenGame("verflixte6", {})))).ok
     for number, (author, name) in enumerate([("123", "Anna"), ("456", "anna"), ("789", "Ben")], start=2):
-        assert (await croupier.execute(_msg(author, name, number), Join(name))).ok
+        assert (await croupier.handle(Move(_msg(author, name, number), Join(name)))).ok
     ids = iter(range(10, 100))
 
     async def adjust(name: str) -> Any:
-        return await croupier.adjust(_msg("900", "Mod", next(ids), moderator=True), name, -1, "Test")
+        return await croupier.handle(
+            Moderate(_msg("900", "Mod", next(ids), moderator=True), Adjust(name, -1, "Test"))
+        )
 
     ambiguous = await adjust("ANNA")
     assert ambiguous.error_code == "correction_ambiguous_player"

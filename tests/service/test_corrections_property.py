@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from bot.games import GAMES
 from bot.service.corrections import command_of
 from bot.service.croupier import Croupier
+from bot.service.requests import Moderate, Move, Undo
 from bot.store import GameRecord, Store
 from engine.dice import DiceSource, ScriptedDice, VerifiableDice, derive_die
 from engine.game import Join, Start, Timeout
@@ -139,7 +140,7 @@ async def _session(store: Store, kind: str, data: st.DataObject) -> None:
             assert after is not None
             assert (after.version, after.dice_used) == before
         elif action == "undo" or (action in ("move", "again") and (to_act is None or not choices)):
-            await croupier.undo(table.msg("mod"), "Versehen")
+            await croupier.handle(Moderate(table.msg("mod"), Undo("Versehen")))
         elif action in ("move", "again"):
             assert to_act is not None
             choice = choices[pick % len(choices)]
@@ -148,7 +149,9 @@ async def _session(store: Store, kind: str, data: st.DataObject) -> None:
             await table.say(to_act, words, mid=mid)
             sent.append((mid, to_act, words))
         elif action == "timeout":
-            await croupier.execute(table.msg("mod", mid=f"{channel}:timeout:{pick}:{len(sent)}"), Timeout())
+            await croupier.handle(
+                Move(table.msg("mod", mid=f"{channel}:timeout:{pick}:{len(sent)}"), Timeout())
+            )
         elif action == "join":
             await table.do(joiner, Join(joiner))
         else:

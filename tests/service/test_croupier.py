@@ -11,6 +11,17 @@ from sqlalchemy import update
 from bot.replies import Reply
 from bot.service.croupier import Croupier, seed_from_text
 from bot.service.rendering import Narrator
+from bot.service.requests import (
+    ChangeSettings,
+    Export,
+    Moderate,
+    NewTournament,
+    OpenGame,
+    Press,
+    TableOf,
+    Tick,
+    VerifyAll,
+)
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from bot.store.repositories.tables import log_t
@@ -54,7 +65,7 @@ async def test_full_durchgang_is_played_closed_and_scored(store: Store) -> None:
     closed = await table.do(MODERATOR, Close())
     assert closed.ok
     assert closed.seed is None
-    standings = await table.croupier.standings_table(table.channel)
+    standings = await table.croupier.handle(TableOf(table.channel))
     assert standings is not None
     assert [(row.name, row.total, row.rank) for row in standings.rows] == [("Ben", 15, 1), ("Anna", 5, 2)]
 
@@ -116,7 +127,7 @@ async def test_redelivered_message_is_applied_once_and_answered_alike(store: Sto
 
 async def test_only_moderators_open_skip_and_close(store: Store) -> None:
     table = Table(Croupier(store=store))
-    refused = await table.croupier.open_game(table.msg("anna"), "verflixte6", {})
+    refused = await table.croupier.handle(Moderate(table.msg("anna"), OpenGame("verflixte6", {})))
     assert not refused.ok
     assert refused.error_code == "not_moderator"
     await table.open()
@@ -133,10 +144,10 @@ async def test_only_moderators_open_skip_and_close(store: Store) -> None:
 
 async def test_only_admins_export(store: Store) -> None:
     table = Table(Croupier(store=store))
-    refused = await table.croupier.export(table.msg("anna"), "csv")
+    refused = await table.croupier.handle(Export(table.msg("anna"), "csv"))
     assert not refused.ok
     assert refused.error_code == "not_admin"
-    allowed = await table.croupier.export(table.msg("anna", admin=True), "csv")
+    allowed = await table.croupier.handle(Export(table.msg("anna", admin=True), "csv"))
     assert allowed.ok
 
 
@@ -158,10 +169,12 @@ async def test_new_tournament_starts_a_fresh_table(store: Store) -> None:
     await table.say("anna", "weiter")
     await table.say("anna", "stopp")
     await table.do(MODERATOR, Close())
-    reply = await table.croupier.new_tournament(table.msg(MODERATOR), "Herbstcup", "placement")
+    reply = await table.croupier.handle(
+        Moderate(table.msg(MODERATOR), NewTournament("Herbstcup", "placement"))
+    )
     assert reply.ok
     assert reply.lines == (said("common.tournament_started", name="Herbstcup", scoring="placement"),)
-    standings = await table.croupier.standings_table(table.channel)
+    standings = await table.croupier.handle(TableOf(table.channel))
     assert standings is not None
     assert standings.tournament == "Herbstcup"
     assert standings.rows == ()
@@ -178,8 +191,8 @@ async def test_verify_rederives_the_dice_and_catches_tampering(store: Store) -> 
     with store.transaction() as uow:
         opened = (uow.log.of_game(1))[0]
     assert len(opened.reply["commitment"]) == 64
-    reports = await croupier.verify()
-    assert [r.ok for r in reports] == [True]
+    reports = await croupier.handle(VerifyAll())
+    assert [ok for ok, _ in reports] == [True]
     with store.transaction() as uow:
         (game,) = uow.games.list_closed()
         entries = uow.log.of_game(game.id)
@@ -207,24 +220,23 @@ async def test_verify_numbers_a_tampered_die_as_the_readme_s_recipe_and_names_it
     tampered = derive_die(game.seed, game.id, 1) % 6 + 1  # any other face
     with store.engine.begin() as connection:
         connection.execute(update(log_t).where(log_t.c.id == entries[1].id).values(dice=[tampered]))
-    (report,) = await croupier.verify()
-    assert report.key == "verify_mismatch"
-    assert report.facts["index"] == 1  # not 2: the README's "g:1"
-    assert (report.facts["move"], report.facts["name"]) == ("weiter", "Ben")
-    line = croupier.report_line(report, "en")
-    assert "die 1 (the move “weiter” by Ben)" in line
+    ((ok, line),) = await croupier.handle(VerifyAll())
+    assert not ok
+    assert "die 1 (the move “weiter” by Ben)" in line  # not die 2: the README's "g:1"
     assert f"the log has {tampered}, the seed gives {derive_die(game.seed, game.id, 1)}" in line
 
 
 async def test_settings_change_the_reply_language(store: Store) -> None:
     table = Table(Croupier(store=store, dice_factory=scripted([2])))
-    refused = await table.croupier.change_settings(table.msg("anna"), {"language": "en"})
+    refused = await table.croupier.handle(Moderate(table.msg("anna"), ChangeSettings({"language": "en"})))
     assert not refused.ok
     assert refused.error_code == "not_moderator"
-    bad = await table.croupier.change_settings(table.msg(MODERATOR), {"language": "xx"})
+    bad = await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"language": "xx"})))
     assert not bad.ok
     assert bad.error_code == "unknown_language"
-    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": "en"})).ok
+    assert (
+        await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"language": "en"})))
+    ).ok
     await table.open()
     reply = await table.do("anna", Join("Anna"))
     assert reply.ok
@@ -261,11 +273,15 @@ async def test_a_choice_drawn_for_an_older_version_is_refused(store: Store) -> N
     assert board is not None
     assert board.player == "anna"
     freiwurf = next(b for b in board.buttons if b.action == "freiwurf" or b.label == "Freiwurf")
-    pressed = await table.croupier.press(table.msg("anna"), board.game_id, board.version, (freiwurf.index,))
+    pressed = await table.croupier.handle(
+        Press(table.msg("anna"), board.game_id, board.version, (freiwurf.index,))
+    )
     assert pressed.ok
     assert seat(pressed, "anna") == ("playing", 3)
     before = await snapshot_of(store)
-    again = await table.croupier.press(table.msg("anna"), board.game_id, board.version, (freiwurf.index,))
+    again = await table.croupier.handle(
+        Press(table.msg("anna"), board.game_id, board.version, (freiwurf.index,))
+    )
     assert not again.ok
     assert again.error_code == "outdated_choice"
     assert again.private
@@ -311,17 +327,17 @@ async def test_turn_timeout_applies_once_when_the_deadline_passed(store: Store) 
     now = [datetime(2026, 11, 30, 12, 0, tzinfo=UTC)]
     croupier = Croupier(store=store, dice_factory=scripted([4, 5]), clock=lambda: now[0])
     table = Table(croupier)
-    await table.croupier.change_settings(table.msg(MODERATOR), {"timeout": "1h"})
+    await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"timeout": "1h"})))
     await table.open()
     await table.do("anna", Join("Anna"))
     await table.do("ben", Join("Ben"))
     await table.say("anna", "weiter")
-    assert await croupier.apply_due_timeouts() == []  # not due yet
+    assert await croupier.handle(Tick()) == []  # not due yet
     now[0] += timedelta(hours=2)
-    (channel, reply), *rest = await croupier.apply_due_timeouts()
+    (channel, reply), *rest = await croupier.handle(Tick())
     assert channel == table.channel
     assert rest == []
     assert reply.ok
     assert reply.to_act == "ben"
     assert any(row.player == "anna" and row.role == "prinzessin" and row.points == 4 for row in reply.table)
-    assert await croupier.apply_due_timeouts() == []  # ben's clock started with the timeout just now
+    assert await croupier.handle(Tick()) == []  # ben's clock started with the timeout just now

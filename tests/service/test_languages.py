@@ -24,6 +24,17 @@ from bot.games import GAMES, scope_of
 from bot.replies import Board, Button, Reply
 from bot.service.croupier import Croupier, seed_from_text
 from bot.service.moves import words_for
+from bot.service.requests import (
+    ChangeSettings,
+    Help,
+    Info,
+    Moderate,
+    NewTournament,
+    Press,
+    Rules,
+    Standings,
+    Verify,
+)
 from bot.store import Store
 from bot.texts import LANGUAGES, Scope, catalogue
 from bot.texts import render as real_render
@@ -172,7 +183,9 @@ async def play(table: Table, store: Store, reply: Reply, lang: str, replies: lis
             assert words is not None, picked
             reply = await table.say(board.player, words)
         else:
-            reply = await table.croupier.press(table.msg(board.player), board.game_id, board.version, picked)
+            reply = await table.croupier.handle(
+                Press(table.msg(board.player), board.game_id, board.version, picked)
+            )
         assert reply.ok, reply.text
         replies.append(reply)
         if reply.private:  # a question (advice): the game did not move, its board still stands
@@ -185,23 +198,25 @@ async def whole_game(store: Store, kind: str, lang: str) -> list[Reply]:
     """Every reply of one game in a channel speaking ``lang``: settings, open, joins, the moves, the
     help and rules on the way, the close and the verification."""
     table = Table(Croupier(store=store, seed_source=seed_from_text(SEEDS[kind])))
-    replies = [await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})]
+    replies = [
+        await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"language": lang})))
+    ]
     replies.append(await table.open(kind))
     for player in PLAYERS:
         replies.append(await table.do(player, Join(player.capitalize())))
     if kind != "verflixte6":
         replies.append(await table.do(MODERATOR, Start()))
-    replies.append(await table.croupier.help_reply(table.msg("anna")))
-    replies.append(await table.croupier.rules_reply(table.msg("anna")))
+    replies.append(await table.croupier.handle(Help(table.msg("anna"))))
+    replies.append(await table.croupier.handle(Rules(table.msg("anna"))))
     if kind == "verflixte6":  # the jokers are Die verflixte 6!'s
-        replies.append(await table.croupier.jokers_reply(table.msg("anna")))
+        replies.append(await table.croupier.handle(Info(table.msg("anna"), "jokers")))
     assert all(reply.ok for reply in replies), [reply.text for reply in replies]
     last_with_a_board = next(reply for reply in reversed(replies) if reply.board is not None)
     await play(table, store, last_with_a_board, lang, replies)
     if await open_game_view(store) is not None:  # Die verflixte 6! waits for the moderator
         replies.append(await table.do(MODERATOR, Close()))
     assert await open_game_view(store) is None
-    replies.append(await table.croupier.verify_reply(table.msg("anna")))
+    replies.append(await table.croupier.handle(Verify(table.msg("anna"))))
     assert all(reply.ok for reply in replies), [reply.text for reply in replies if not reply.ok]
     return replies
 
@@ -234,21 +249,21 @@ async def test_a_channel_keeps_its_last_games_language_between_games(store: Stor
     """A French Killer game ends; /standings, /help and /verify after it are French, not the German
     default, until the channel starts a new tournament (or sets a language)."""
     table = Table(Croupier(store=store, seed_source=seed_from_text("between-games")))
-    assert (await table.croupier.help_reply(table.msg("anna"))).language == "de"
+    assert (await table.croupier.handle(Help(table.msg("anna")))).language == "de"
     assert (await table.open("killer")).language == "fr"
     await table.do(MODERATOR, Close())
     after = [
-        await table.croupier.standings_reply(table.msg("anna")),
-        await table.croupier.help_reply(table.msg("anna")),
-        await table.croupier.verify_reply(table.msg("anna")),
+        await table.croupier.handle(Standings(table.msg("anna"))),
+        await table.croupier.handle(Help(table.msg("anna"))),
+        await table.croupier.handle(Verify(table.msg("anna"))),
     ]
     assert [reply.language for reply in after] == ["fr", "fr", "fr"]
     assert after[1].lines[0].startswith(real_render("common.help", {"commands": ""}, "fr").strip())
-    rules = await table.croupier.rules_reply(table.msg("anna"))
+    rules = await table.croupier.handle(Rules(table.msg("anna")))
     assert rules.lines == (real_render("help.rules", {}, "fr", scope=scope_of(GAMES["killer"])),)
 
-    assert (await table.croupier.new_tournament(table.msg(MODERATOR), "Printemps")).ok
-    assert (await table.croupier.help_reply(table.msg("anna"))).language == "de"
+    assert (await table.croupier.handle(Moderate(table.msg(MODERATOR), NewTournament("Printemps")))).ok
+    assert (await table.croupier.handle(Help(table.msg("anna")))).language == "de"
 
 
 # --- a whole session through the console -----------------------------------------------------------

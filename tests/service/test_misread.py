@@ -17,6 +17,7 @@ import pytest
 
 from bot.games import GAMES, scope_of
 from bot.service.croupier import Croupier
+from bot.service.requests import ChangeSettings, Moderate
 from bot.store import Store
 from bot.texts import LANGUAGES, render
 from engine.game import Join, Start
@@ -36,7 +37,9 @@ def says(key: str, lang: str, game: str | None = None, **facts: Any) -> str:
 async def seated(store: Store, kind: str, lang: str, dice: Any) -> Table:
     """A channel speaking ``lang`` with a game of ``kind`` that anna and ben joined (in that order)."""
     table = Table(Croupier(store=store, dice_factory=dice))
-    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
+    assert (
+        await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"language": lang})))
+    ).ok
     assert (await table.open(kind)).ok
     for player in ("anna", "ben"):
         assert (await table.do(player, Join(NAMES[player]))).ok

@@ -9,6 +9,7 @@ import pytest
 from bot.games import GAMES
 from bot.service.croupier import Croupier
 from bot.service.rendering import Narrator
+from bot.service.requests import ChangeSettings, Moderate
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from engine.game import Join, Start
@@ -84,7 +85,9 @@ async def test_raube_nich_is_met_with_raube_nicht_and_robs_nobody(store: Store, 
     """ "raube nich" reads as robbing someone called "nich"; nobody is, so it meant „raube nicht“
     (instead of "nobody here is called nich"). Nothing changes."""
     table = Table(Croupier(store=store, dice_factory=scripted([3, 1])))
-    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
+    assert (
+        await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"language": lang})))
+    ).ok
     await table.open()
     await table.do("anna", Join("Anna"))
     await table.do("ben", Join("Ben"))

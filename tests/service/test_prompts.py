@@ -21,6 +21,7 @@ from bot.games import GAMES, scope_of
 from bot.replies import Reply, Row
 from bot.service.croupier import Croupier
 from bot.service.rendering import Narrator
+from bot.service.requests import ChangeSettings, Moderate
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from bot.texts import LANGUAGES, number, render
@@ -41,7 +42,7 @@ def says(key: str, lang: str, game: str | None = None, **facts: Any) -> str:
 
 async def table_in(store: Store, lang: str, dice: Dice) -> Table:
     table = Table(Croupier(store=store, dice_factory=dice.factory))
-    changed = await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})
+    changed = await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"language": lang})))
     assert changed.ok
     return table
 

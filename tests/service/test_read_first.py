@@ -11,6 +11,7 @@ from bot.games import GAMES
 from bot.service.croupier import Croupier
 from bot.service.moves import LINE_MAX
 from bot.service.rendering import Narrator
+from bot.service.requests import Line
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from engine.game import Close, Join
@@ -68,7 +69,7 @@ async def test_a_command_longer_than_a_discord_message_is_refused_and_changes_no
     assert not refused.ok
     assert refused.lines == (said("error.line_too_long", limit=LINE_MAX, length=len(line)),)
     assert await snapshot_of(store) == before
-    sent = await table.croupier.handle_command_text(table.msg("anna", line))
+    sent = await table.croupier.handle(Line(table.msg("anna", line), required=True))
     assert sent.lines == refused.lines
     assert await snapshot_of(store) == before
 

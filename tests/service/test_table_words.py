@@ -14,7 +14,8 @@ import pytest
 
 from bot.console.terminal import Answer, Console
 from bot.games import GAMES, scope_of
-from bot.service.croupier import Croupier, Incoming
+from bot.service.croupier import Croupier
+from bot.service.requests import Incoming, Line, Moderate, OpenGame
 from bot.store import Store
 from bot.texts import LANGUAGES, render
 from tests.dice import scripted
@@ -270,13 +271,13 @@ async def test_a_home_whose_durchgang_plays_in_a_thread_is_not_told_none_is_open
         is_moderator=True,
         place="thread",
     )
-    assert (await croupier.open_game(in_thread, "verflixte6", {})).ok
+    assert (await croupier.handle(Moderate(in_thread, OpenGame("verflixte6", {})))).ok
     typed = Incoming(
         message_id="h:1", guild="g", channel="home", author="anna", author_name="anna", text="weiter"
     )
-    assert (await croupier.handle_text(typed)).silent
+    assert (await croupier.handle(Line(typed))).silent
     killer = Incoming(
         message_id="h:2", guild="g", channel="home", author="ben", author_name="ben", text="garde tout"
     )
-    told = await croupier.handle_text(killer)  # no Killer game anywhere: that one is said
+    told = await croupier.handle(Line(killer))  # no Killer game anywhere: that one is said
     assert told.text == says("error.nothing_open", "de", "killer")

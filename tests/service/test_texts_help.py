@@ -12,6 +12,7 @@ from bot.discord.commands import DiscordSpelling
 from bot.discord.slash.names import shown as slash_shown
 from bot.games import GAMES, scope_of
 from bot.service.croupier import Croupier
+from bot.service.requests import ChangeSettings, Help, Moderate
 from bot.settings_words import KEYS, SETTINGS, described, parse_settings, usage
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
@@ -83,10 +84,12 @@ def test_the_help_placeholders_speak_the_language(lang: str) -> None:
 async def test_help_lists_the_commands_and_the_open_games_words(store: Store, lang: str) -> None:
     """``/help`` in a channel with an open game: the commands, then that game's words."""
     table = Table(Croupier(store=store))
-    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
+    assert (
+        await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"language": lang})))
+    ).ok
     for kind in ("verflixte6", "killer"):
         assert (await table.open(kind)).ok
-        reply = await table.croupier.help_reply(table.msg("anna"))
+        reply = await table.croupier.handle(Help(table.msg("anna")))
         listing = ", ".join(ConsoleSpelling().listing(lang, GAMES[kind].topics))
         words = render("help.words", {}, lang, scope=scope_of(GAMES[kind]))
         assert reply.lines == (render("common.help", {"commands": listing}, lang), words)
@@ -101,10 +104,12 @@ async def test_the_help_lists_the_joker_commands_only_where_jokers_are_played(
     """Killer has no jokers (its /jokers only says so): its help lists neither /jokers nor, on Discord,
     the joker commands; a Durchgang's help and the help between games list them."""
     table = Table(Croupier(store=store))
-    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
+    assert (
+        await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"language": lang})))
+    ).ok
 
     async def commands() -> list[str]:
-        reply = await table.croupier.help_reply(table.msg("anna"))
+        reply = await table.croupier.handle(Help(table.msg("anna")))
         everything = ", ".join(ConsoleSpelling().listing(lang))
         prefix, suffix = render("common.help", {"commands": everything}, lang).split(everything)
         return reply.lines[0].removeprefix(prefix).removesuffix(suffix).split(", ")

@@ -18,6 +18,7 @@ from bot import cli
 from bot.console.terminal import Console
 from bot.games import GAMES, scope_of
 from bot.service.croupier import Croupier, seed_from_text
+from bot.service.requests import Moderate, NewTournament
 from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, LANGUAGES, render
 from tests.service.helpers import Table
@@ -205,7 +206,7 @@ async def test_export_refuses_a_name_two_tournaments_carry_and_names_their_ids(
 ) -> None:
     await lines(console, "mod: /tournament Sommer")
     other = Table(Croupier(store=store), channel="table-2")
-    assert (await other.croupier.new_tournament(other.msg("mod"), "Sommer")).ok
+    assert (await other.croupier.handle(Moderate(other.msg("mod"), NewTournament("Sommer")))).ok
     with store.transaction(read_only=True) as uow:
         ids = [t.id for t in uow.tournaments.named("Sommer")]
     assert len(ids) == 2

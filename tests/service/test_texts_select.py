@@ -8,6 +8,7 @@ import pytest
 from bot.games import GAMES, scope_of
 from bot.replies import Reply
 from bot.service.croupier import Croupier, seed_from_text
+from bot.service.requests import ChangeSettings, Moderate
 from bot.store import Store
 from bot.texts import LANGUAGES, catalogue, render
 from engine.game import Close, Join, Start
@@ -29,7 +30,9 @@ def expected(kind: str, group: str, lang: str) -> str:
 @pytest.mark.parametrize("lang", LANGUAGES)
 async def test_the_games_select_placeholders_come_from_their_catalogues(store: Store, lang: str) -> None:
     table = Table(Croupier(store=store, seed_source=seed_from_text("select-placeholders")))
-    assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
+    assert (
+        await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"language": lang})))
+    ).ok
     await table.open("verflixte6")
     joined = await table.do("anna", Join("Anna"))
     assert placeholders(joined) == {"jokers": expected("verflixte6", "jokers", lang)}

@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from bot.service.croupier import Croupier, Incoming
+from bot.service.croupier import Croupier
 from bot.service.forum import PLAYED_IN_THREAD
+from bot.service.requests import ChangeSettings, Incoming, Line, Moderate, Move, OpenGame, Remind, Tick
 from bot.store import Store
 from engine.game import Join
 from tests.dice import scripted
@@ -28,7 +29,9 @@ async def opened_in_thread(croupier: Croupier) -> Table:
     """A Durchgang opened in a thread of the text channel HOME (its live table is the thread's start)."""
     table = Table(croupier, channel=THREAD)
     there = replace(table.msg(MODERATOR), parent=HOME, place="thread")
-    opened = await croupier.open_game(there, "verflixte6", {}, live_message=f"{HOME}:{THREAD}")
+    opened = await croupier.handle(
+        Moderate(there, OpenGame("verflixte6", {}, live_message=f"{HOME}:{THREAD}"))
+    )
     assert opened.ok, opened.text
     return table
 
@@ -44,12 +47,12 @@ async def test_a_sign_up_in_the_home_joins_the_game_of_its_thread(store: Store) 
     croupier = Croupier(store=store, dice_factory=scripted([4]))
     table = await opened_in_thread(croupier)
     msg = in_home(table, "anna")
-    joined = await croupier.execute(msg, Join("Anna"))
+    joined = await croupier.handle(Move(msg, Join("Anna")))
     assert joined.ok, joined.text
     assert joined.elsewhere == THREAD
     assert joined.live is not None
     assert seated(store) == ["anna"]
-    again = await croupier.execute(msg, Join("Anna"))  # the same message once more: answered as before
+    again = await croupier.handle(Move(msg, Join("Anna")))  # the same message once more: answered as before
     assert again.duplicate
     assert again.elsewhere == THREAD
     assert seated(store) == ["anna"]
@@ -62,13 +65,13 @@ async def test_a_sign_up_in_the_home_joins_the_game_of_its_thread(store: Store) 
 async def test_a_seated_players_word_in_the_home_is_pointed_at_the_thread_once(store: Store) -> None:
     croupier = Croupier(store=store, dice_factory=scripted([4]))
     table = await opened_in_thread(croupier)
-    await croupier.execute(replace(table.msg("anna"), parent=HOME, place="thread"), Join("Anna"))
-    pointed = await croupier.handle_text(in_home(table, "anna", "weiter"))
+    await croupier.handle(Move(replace(table.msg("anna"), parent=HOME, place="thread"), Join("Anna")))
+    pointed = await croupier.handle(Line(in_home(table, "anna", "weiter")))
     assert not pointed.ok
     assert (pointed.error_code, pointed.elsewhere) == (PLAYED_IN_THREAD, THREAD)
-    assert (await croupier.handle_text(in_home(table, "anna", "weiter"))).silent  # once per player and game
-    assert (await croupier.handle_text(in_home(table, "ben", "weiter"))).silent  # not seated: chatter
-    outright = await croupier.handle_command_text(in_home(table, "anna", "weiter"))  # /zug weiter
+    assert (await croupier.handle(Line(in_home(table, "anna", "weiter")))).silent  # once per player and game
+    assert (await croupier.handle(Line(in_home(table, "ben", "weiter")))).silent  # not seated: chatter
+    outright = await croupier.handle(Line(in_home(table, "anna", "weiter"), required=True))  # /zug weiter
     assert (outright.error_code, outright.elsewhere) == (PLAYED_IN_THREAD, THREAD)
     with store.transaction(read_only=True) as uow:
         record = uow.games.open_in(THREAD)
@@ -80,16 +83,16 @@ async def test_timeouts_and_reminders_only_in_the_guilds_asked_for(store: Store)
     now = [datetime(2026, 11, 30, 12, 0, tzinfo=UTC)]
     croupier = Croupier(store=store, dice_factory=scripted([4]), clock=lambda: now[0])
     table = Table(croupier)
-    await croupier.change_settings(table.msg(MODERATOR), {"timeout": "1h"})
+    await croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"timeout": "1h"})))
     await table.open()
     await table.do("anna", Join("Anna"))
     await table.do("ben", Join("Ben"))
     now[0] += timedelta(minutes=50)  # the reminder is due
-    assert await croupier.due_reminders({"another-guild"}) == []
-    assert [r.channel for r in await croupier.due_reminders({GUILD})] == [table.channel]
+    assert await croupier.handle(Remind({"another-guild"})) == []
+    assert [r.channel for r in await croupier.handle(Remind({GUILD}))] == [table.channel]
     now[0] += timedelta(minutes=20)  # and now the timeout
-    assert await croupier.apply_due_timeouts(guilds={"another-guild"}) == []
-    assert await croupier.apply_due_timeouts(guilds=set()) == []
-    [(channel, reply)] = await croupier.apply_due_timeouts(guilds={GUILD})
+    assert await croupier.handle(Tick(guilds={"another-guild"})) == []
+    assert await croupier.handle(Tick(guilds=set())) == []
+    [(channel, reply)] = await croupier.handle(Tick(guilds={GUILD}))
     assert channel == table.channel
     assert reply.to_act == "ben"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.games import GAMES, scope_of
 from bot.service.croupier import Croupier
+from bot.service.requests import Info, Rules
 from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, render
 from engine.verflixte6.jokers import registry
@@ -29,13 +30,13 @@ def test_the_registry_knows_the_default_game_and_who_explains_a_topic() -> None:
 async def test_the_jokers_of_the_open_durchgang_in_the_order_of_the_rules(store: Store) -> None:
     table = Table(Croupier(store=store, dice_factory=scripted([])))
     assert (await table.open("verflixte6", {"jokers": "Tentakel, Rattenlord"})).ok
-    reply = await table.croupier.jokers_reply(table.msg("anna"))
+    reply = await table.croupier.handle(Info(table.msg("anna"), "jokers"))
     assert reply.lines == joker_lines(("Rattenlord", "ahris Tentakel"))  # the option named them loosely
 
 
 async def test_without_a_durchgang_the_jokers_are_those_enabled_by_default(store: Store) -> None:
     table = Table(Croupier(store=store, dice_factory=scripted([])))
-    assert (await table.croupier.jokers_reply(table.msg("anna"))).lines == joker_lines(
+    assert (await table.croupier.handle(Info(table.msg("anna"), "jokers"))).lines == joker_lines(
         registry.DEFAULT_ENABLED
     )
 
@@ -43,7 +44,7 @@ async def test_without_a_durchgang_the_jokers_are_those_enabled_by_default(store
 async def test_a_game_without_the_topic_says_so_in_the_words_of_the_game_that_has_it(store: Store) -> None:
     table = Table(Croupier(store=store, dice_factory=scripted([])))
     assert (await table.open("killer", {})).ok  # Killer has no jokers: Die verflixte 6! says so
-    reply = await table.croupier.info_reply(table.msg("anna"), "jokers")
+    reply = await table.croupier.handle(Info(table.msg("anna"), "jokers"))
     killer = render("game.title", {}, "fr", str, CONSOLE_COMMANDS, scope_of(GAMES["killer"]))
     v6 = scope_of(GAMES["verflixte6"])
     assert reply.lines == (
@@ -53,7 +54,7 @@ async def test_a_game_without_the_topic_says_so_in_the_words_of_the_game_that_ha
 
 async def test_a_topic_no_game_explains_is_refused(store: Store) -> None:
     table = Table(Croupier(store=store))
-    reply = await table.croupier.info_reply(table.msg("anna"), "weather")
+    reply = await table.croupier.handle(Info(table.msg("anna"), "weather"))
     assert not reply.ok
     assert reply.lines == (
         render("error.unknown_command", {"command": "weather"}, "de", str, CONSOLE_COMMANDS),
@@ -62,6 +63,6 @@ async def test_a_topic_no_game_explains_is_refused(store: Store) -> None:
 
 async def test_before_any_game_the_rules_are_the_default_game_s(store: Store) -> None:
     table = Table(Croupier(store=store))
-    reply = await table.croupier.rules_reply(table.msg("anna"))
+    reply = await table.croupier.handle(Rules(table.msg("anna")))
     default = scope_of(GAMES.default)
     assert reply.lines == (render("help.rules", {}, "de", str, CONSOLE_COMMANDS, default),)

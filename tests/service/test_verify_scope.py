@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import insert, text
 
 from bot.service.croupier import Croupier, seed_from_text
+from bot.service.requests import Verify
 from bot.store import Store
 from bot.store.models import SCORINGS
 from bot.store.repositories.games import closed_of_guild
@@ -49,15 +50,15 @@ async def test_another_guilds_game_is_unknown_to_verify(store: Store) -> None:
     our_game = await _closed_game(ours)
     their_game = await _closed_game(theirs)
 
-    asked = await croupier.verify_reply(ours.msg("anna"), their_game)
+    asked = await croupier.handle(Verify(ours.msg("anna"), their_game))
     assert not asked.ok
     assert asked.text == render("error.verify_unknown_game", {"id": their_game}, "de")
 
-    mine = await croupier.verify_reply(ours.msg("anna"), our_game)
+    mine = await croupier.handle(Verify(ours.msg("anna"), our_game))
     assert mine.ok
     assert "✅" in mine.text
 
-    everything = await croupier.verify_reply(ours.msg("anna"), None)
+    everything = await croupier.handle(Verify(ours.msg("anna"), None))
     assert everything.ok
     with store.transaction(read_only=True) as uow:
         assert [game.id for game in uow.games.closed_of("guild-1", "ours")] == [our_game]

@@ -67,7 +67,7 @@ async def test_moves_from_a_warm_channel_answer_and_store_what_moves_that_read_d
     try:
         kept = Croupier(store=warm, dice_factory=scripted(FACES), clock=lambda: NOW)
         never = Croupier(
-            store=cold, dice_factory=scripted(FACES), clock=lambda: NOW, _warm=WarmChannels(capacity=0)
+            store=cold, dice_factory=scripted(FACES), clock=lambda: NOW, warm=WarmChannels(capacity=0)
         )
         reads: list[str] = []
         read = Channels.state

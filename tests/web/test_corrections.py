@@ -13,6 +13,7 @@ from aiohttp.test_utils import TestClient
 from bot.exports import to_json
 from bot.games import GAMES
 from bot.service.rendering import Narrator
+from bot.service.requests import TableOf
 from bot.spelling import ConsoleSpelling
 from bot.texts import render, signed
 from bot.web.chart import chart_of
@@ -79,14 +80,14 @@ CORRECTIONS = (
 async def test_the_standings_with_corrections_are_the_json_export(room: Room, client: TestClient) -> None:
     await room.say(*durchgang(["anna", "ben", "cleo", "dora"], throws=2))
     await room.say(*durchgang(["anna", "ben", "cleo"], throws=1))
-    before = await room.console.croupier.standings_table("console")
+    before = await room.console.croupier.handle(TableOf("console"))
     assert before is not None
     for line in CORRECTIONS:
         (answer,) = await room.say(line)
         assert answer.ok, answer.text
     address = await room.web_on()
     html = await (await client.get(path_of(address))).text()
-    table = await room.console.croupier.standings_table("console")
+    table = await room.console.croupier.handle(TableOf("console"))
     assert table is not None
     exported = json.loads(to_json(table))
     found = lists(html)

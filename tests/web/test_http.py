@@ -17,7 +17,17 @@ from markupsafe import escape
 
 from bot.discord.context import from_message
 from bot.exports import to_json
-from bot.service.croupier import Croupier, Incoming
+from bot.service.croupier import Croupier
+from bot.service.requests import (
+    ChangeSettings,
+    Incoming,
+    Line,
+    Moderate,
+    Move,
+    NewTournament,
+    OpenGame,
+    TableOf,
+)
 from bot.store import StoreUnavailable
 from bot.texts import render
 from bot.web import make_app
@@ -189,7 +199,7 @@ async def test_the_standings_are_the_json_export(room: Room, client: TestClient)
     await room.say(*durchgang(["anna", "ben", "cleo", "dora"], throws=1))
     address = await room.web_on()
     html = await (await client.get(path_of(address))).text()
-    table = await room.console.croupier.standings_table("console")
+    table = await room.console.croupier.handle(TableOf("console"))
     assert table is not None
     exported = json.loads(to_json(table))
     assert parsed(html).rows == [(row["name"], row["total"]) for row in exported["rows"]]
@@ -361,14 +371,14 @@ async def test_people_are_shown_by_name_only_and_an_open_game_keeps_its_seed(roo
             is_moderator=name == "Mod",
         )
 
-    await croupier.open_game(msg("Mod"), "verflixte6", {})
+    await croupier.handle(Moderate(msg("Mod"), OpenGame("verflixte6", {})))
     for name in ids:
-        await croupier.execute(msg(name), Join(name))
-    await croupier.execute(msg("Mod"), Start())
-    await croupier.handle_text(msg("Anna", "weiter"))
-    await croupier.handle_text(msg("Anna", "stopp"))
-    await croupier.handle_text(msg("Ben", f"raube <@{ids['Anna']}> <@&5551234567> <#5557654321>"))
-    reply = await croupier.change_settings(msg("Mod"), {"web": "on", "listed": "on"})
+        await croupier.handle(Move(msg(name), Join(name)))
+    await croupier.handle(Move(msg("Mod"), Start()))
+    await croupier.handle(Line(msg("Anna", "weiter")))
+    await croupier.handle(Line(msg("Anna", "stopp")))
+    await croupier.handle(Line(msg("Ben", f"raube <@{ids['Anna']}> <@&5551234567> <#5557654321>")))
+    reply = await croupier.handle(Moderate(msg("Mod"), ChangeSettings({"web": "on", "listed": "on"})))
     token = next(line for line in reply.lines if "/t/" in line).rsplit("/", 1)[1]
     pages = Pages(room.store)
     test_client = TestClient(TestServer(make_app(pages)))
@@ -389,7 +399,7 @@ async def test_people_are_shown_by_name_only_and_an_open_game_keeps_its_seed(roo
         for ident in (*ids.values(), "999000000000000009", "5551234567", "5557654321", "guild-9", "chan-9"):
             assert ident not in everything
         assert record.seed.hex() not in everything
-        await croupier.execute(msg("Mod"), Close())
+        await croupier.handle(Move(msg("Mod"), Close()))
         closed = await (await test_client.get(f"/t/{token}/game/1")).text()
         assert record.seed.hex() in closed
     finally:
@@ -434,19 +444,21 @@ async def test_a_mention_typed_on_discord_shows_the_name_not_the_id(room: Room) 
         incoming = from_message(cast(discord.Message, fake))
         return replace(incoming, is_moderator=name == "Mod")
 
-    await croupier.new_tournament(message("Mod", "/tournament"), f"Cup @{stranger}")
-    await croupier.open_game(message("Mod", "/open"), "verflixte6", {})
+    await croupier.handle(Moderate(message("Mod", "/tournament"), NewTournament(f"Cup @{stranger}")))
+    await croupier.handle(Moderate(message("Mod", "/open"), OpenGame("verflixte6", {})))
     for name in ids:
-        await croupier.execute(message(name, "/join"), Join(name))
-    await croupier.execute(message("Mod", "/start"), Start())
+        await croupier.handle(Move(message(name, "/join"), Join(name)))
+    await croupier.handle(Move(message("Mod", "/start"), Start()))
     for name, text in (("Anna", "weiter"), ("Anna", "weiter"), ("Anna", "stopp"), ("Ben", "weiter")):
-        assert (await croupier.handle_text(message(name, text))).ok
-    assert (await croupier.handle_text(message("Ben", "weiter"))).ok  # a 1: ben may rob
+        assert (await croupier.handle(Line(message(name, text)))).ok
+    assert (await croupier.handle(Line(message("Ben", "weiter")))).ok  # a 1: ben may rob
     typed = message("Ben", f"raube <@{ids['Anna']}>")
     assert typed.text == f"raube @{ids['Anna']}"  # what the engine reads and the log keeps
-    robbed = await croupier.handle_text(typed)
+    robbed = await croupier.handle(Line(typed))
     assert robbed.ok
-    reply = await croupier.change_settings(message("Mod", "/settings web=on"), {"web": "on", "listed": "on"})
+    reply = await croupier.handle(
+        Moderate(message("Mod", "/settings web=on"), ChangeSettings({"web": "on", "listed": "on"}))
+    )
     token = next(line for line in reply.lines if "/t/" in line).rsplit("/", 1)[1]
     test_client = TestClient(TestServer(make_app(Pages(room.store))))
     await test_client.start_server()

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot.discord.front import front_of
 from bot.discord.slash.names import choices, command, described, renamed
+from bot.service.requests import ChangeSettings, Moderate, NewTournament
 from bot.texts import LANGUAGES
 
 SWITCH = ("on", "off")  # the values /settings reads for a switch (bot/settings_words.py)
@@ -51,7 +52,7 @@ async def einstellungen(
     if liste is not None:
         options["listed"] = liste.value
     front = front_of(interaction)
-    await front.command(interaction, lambda msg: front.croupier.change_settings(msg, options))
+    await front.command(interaction, lambda msg: Moderate(msg, ChangeSettings(options)))
 
 
 @app_commands.command(**command("turnier"))
@@ -64,7 +65,7 @@ async def turnier(
 ) -> None:
     scoring = wertung.value if wertung is not None else "sum"
     front = front_of(interaction)
-    await front.command(interaction, lambda msg: front.croupier.new_tournament(msg, name, scoring))
+    await front.command(interaction, lambda msg: Moderate(msg, NewTournament(name, scoring)))
 
 
 def commands() -> list[app_commands.Command[Any, Any, Any]]:

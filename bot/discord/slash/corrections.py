@@ -19,7 +19,16 @@ from discord import app_commands
 
 from bot.discord.front import front_of
 from bot.discord.slash.names import command, described, group, renamed
-from bot.service.corrections import MAX_ADJUSTMENT, MAX_REASON
+from bot.service.requests import (
+    MAX_ADJUSTMENT,
+    MAX_REASON,
+    Adjust,
+    Corrections,
+    Disqualify,
+    Moderate,
+    Reinstate,
+    Undo,
+)
 
 Reason = app_commands.Range[str, 1, MAX_REASON]
 Points = app_commands.Range[int, -MAX_ADJUSTMENT, MAX_ADJUSTMENT]
@@ -39,7 +48,7 @@ class Korrektur(app_commands.Group):
     @app_commands.describe(**described("grund"))
     async def rueckgaengig(self, interaction: discord.Interaction[Any], grund: Reason) -> None:
         front = front_of(interaction)
-        await front.command(interaction, lambda msg: front.croupier.undo(msg, grund))
+        await front.command(interaction, lambda msg: Moderate(msg, Undo(grund)))
 
     @app_commands.command(**command("korrektur.punkte"))
     @app_commands.rename(**renamed("spieler", "punkte", "grund"))
@@ -49,7 +58,7 @@ class Korrektur(app_commands.Group):
     ) -> None:
         front = front_of(interaction)
         player = player_of(spieler)
-        await front.command(interaction, lambda msg: front.croupier.adjust(msg, player, punkte, grund))
+        await front.command(interaction, lambda msg: Moderate(msg, Adjust(player, punkte, grund)))
 
     @app_commands.command(**command("korrektur.disqualifizieren"))
     @app_commands.rename(**renamed("spieler", "grund"))
@@ -59,7 +68,7 @@ class Korrektur(app_commands.Group):
     ) -> None:
         front = front_of(interaction)
         player = player_of(spieler)
-        await front.command(interaction, lambda msg: front.croupier.disqualify(msg, player, grund))
+        await front.command(interaction, lambda msg: Moderate(msg, Disqualify(player, grund)))
 
     @app_commands.command(**command("korrektur.zulassen"))
     @app_commands.rename(**renamed("spieler", "grund"))
@@ -69,13 +78,13 @@ class Korrektur(app_commands.Group):
     ) -> None:
         front = front_of(interaction)
         player = player_of(spieler)
-        await front.command(interaction, lambda msg: front.croupier.reinstate(msg, player, grund))
+        await front.command(interaction, lambda msg: Moderate(msg, Reinstate(player, grund)))
 
     @app_commands.command(**command("korrektur.liste"))
     async def liste(self, interaction: discord.Interaction[Any]) -> None:
         """For everybody, privately like /regeln: a lookup, not news for the channel."""
         front = front_of(interaction)
-        await front.command(interaction, front.croupier.corrections_reply, ephemeral=True)
+        await front.command(interaction, Corrections, ephemeral=True)
 
 
 def commands() -> list[app_commands.Group]:

@@ -10,27 +10,28 @@ from discord import app_commands
 
 from bot.discord.front import front_of
 from bot.discord.slash.names import command
+from bot.service.requests import Help, Info, Rules
 
 
 @app_commands.command(**command("regeln"))
 @app_commands.guild_only()
 async def regeln(interaction: discord.Interaction[Any]) -> None:
     front = front_of(interaction)
-    await front.command(interaction, front.croupier.rules_reply, ephemeral=True)
+    await front.command(interaction, Rules, ephemeral=True)
 
 
 @app_commands.command(**command("joker-info"))
 @app_commands.guild_only()
 async def joker_info(interaction: discord.Interaction[Any]) -> None:
     front = front_of(interaction)
-    await front.command(interaction, front.croupier.jokers_reply, ephemeral=True)
+    await front.command(interaction, lambda msg: Info(msg, "jokers"), ephemeral=True)
 
 
 @app_commands.command(**command("hilfe"))
 @app_commands.guild_only()
 async def hilfe(interaction: discord.Interaction[Any]) -> None:
     front = front_of(interaction)
-    await front.command(interaction, front.croupier.help_reply, ephemeral=True)
+    await front.command(interaction, Help, ephemeral=True)
 
 
 def commands() -> list[app_commands.Command[Any, Any, Any]]:

@@ -8,10 +8,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord import opening
 from bot.discord.front import front_of
 from bot.discord.slash import suggest
 from bot.discord.slash.names import command, described, game_choices, group, renamed
 from bot.option_words import parse_options
+from bot.service.requests import Incoming, Line, Move
 from engine.game import Close, Join, Leave, Remove, Skip, Start
 
 Seated = app_commands.Range[str, 1, 100]  # a seated player: id (as suggested) or name
@@ -31,13 +33,13 @@ class Durchgang(app_commands.Group):
         self, interaction: discord.Interaction[Any], spiel: app_commands.Choice[str], optionen: str = ""
     ) -> None:
         """In a forum (run in any of its posts) and a text channel with threads, the game gets a thread
-        of its own; with the channel's threads off it opens in place (see ``Front.open_game``)."""
-        await front_of(interaction).open_game(interaction, spiel.value, parse_options(optionen))
+        of its own; with the channel's threads off it opens in place (see :mod:`bot.discord.opening`)."""
+        await opening.open_game(front_of(interaction), interaction, spiel.value, parse_options(optionen))
 
     @app_commands.command(**command("durchgang.starten"))
     async def starten(self, interaction: discord.Interaction[Any]) -> None:
         front = front_of(interaction)
-        await front.command(interaction, lambda msg: front.croupier.execute(msg, Start()))
+        await front.command(interaction, lambda msg: Move(msg, Start()))
 
     @app_commands.command(**command("durchgang.ueberspringen"))
     @app_commands.rename(**renamed("spieler"))
@@ -46,7 +48,7 @@ class Durchgang(app_commands.Group):
     async def ueberspringen(self, interaction: discord.Interaction[Any], spieler: Seated) -> None:
         """``spieler``: a seat's id as the autocomplete offers it, or a typed name the game resolves."""
         front = front_of(interaction)
-        await front.command(interaction, lambda msg: front.croupier.execute(msg, Skip(spieler)))
+        await front.command(interaction, lambda msg: Move(msg, Skip(spieler)))
 
     @app_commands.command(**command("durchgang.entfernen"))
     @app_commands.rename(**renamed("spieler"))
@@ -54,14 +56,14 @@ class Durchgang(app_commands.Group):
     @app_commands.autocomplete(spieler=suggest.players)
     async def entfernen(self, interaction: discord.Interaction[Any], spieler: Seated) -> None:
         front = front_of(interaction)
-        await front.command(interaction, lambda msg: front.croupier.execute(msg, Remove(spieler)))
+        await front.command(interaction, lambda msg: Move(msg, Remove(spieler)))
 
     @app_commands.command(**command("durchgang.schliessen"))
     async def schliessen(self, interaction: discord.Interaction[Any]) -> None:
         """The final table and the seed in the game's thread, then the thread archived and locked and a
         result line in a text channel home (the front end's closing of a finished game's thread)."""
         front = front_of(interaction)
-        await front.command(interaction, lambda msg: front.croupier.execute(msg, Close()))
+        await front.command(interaction, lambda msg: Move(msg, Close()))
 
 
 # Choices while the options of /durchgang öffnen are typed: the chosen game's options and values.
@@ -79,22 +81,27 @@ class Joker(app_commands.Group):
     async def waehlen(self, interaction: discord.Interaction[Any], jokers: str) -> None:
         """Exactly the forum line ``Joker: A, B, C``, so the engine reads it as if typed."""
         front = front_of(interaction)
-        await front.command(interaction, front.croupier.handle_command_text, text=f"Joker: {jokers}")
+        await front.command(interaction, _words, text=f"Joker: {jokers}")
 
 
 @app_commands.command(**command("mitmachen"))
 @app_commands.guild_only()
 async def mitmachen(interaction: discord.Interaction[Any]) -> None:
     front = front_of(interaction)
-    await front.command(interaction, lambda msg: front.croupier.execute(msg, Join(msg.author_name)))
+    await front.command(interaction, lambda msg: Move(msg, Join(msg.author_name)))
 
 
 @app_commands.command(**command("aussteigen"))
 @app_commands.guild_only()
 async def aussteigen(interaction: discord.Interaction[Any]) -> None:
     front = front_of(interaction)
-    await front.command(interaction, lambda msg: front.croupier.execute(msg, Leave()))
+    await front.command(interaction, lambda msg: Move(msg, Leave()))
 
 
 def commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
     return [Durchgang(), Joker(), mitmachen, aussteigen]
+
+
+def _words(msg: Incoming) -> Line:
+    """Words sent as a command: read as a typed line would be, refused when they hold no command."""
+    return Line(msg, required=True)

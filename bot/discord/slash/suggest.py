@@ -1,5 +1,5 @@
 """Autocomplete: the choices Discord shows while an option is typed, asked of the service
-(``croupier.suggest``) — the front end reads no game to offer them.
+(a :class:`~bot.service.requests.Suggest` request) — the front end reads no game to offer them.
 
 Discord wants the choices within three seconds and an autocomplete cannot be deferred, so a slow or
 unreachable store answers with no choices (the user can still type the option out).
@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.discord.context import from_interaction
 from bot.discord.front import front_of
+from bot.service.requests import Suggest
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,7 @@ async def choices(
     interaction: discord.Interaction[Any], what: str, typed: str, *, kind: str = ""
 ) -> list[app_commands.Choice[str]]:
     croupier = front_of(interaction).croupier
-    asking = croupier.suggest(from_interaction(interaction), what, typed, kind=kind)
+    asking = croupier.handle(Suggest(from_interaction(interaction), what, typed, kind))
     try:
         found = await asyncio.wait_for(asking, WAIT_S)
     except (TimeoutError, StoreUnavailable) as error:

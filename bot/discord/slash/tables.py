@@ -20,6 +20,7 @@ from bot.discord.slash.names import command, described, renamed
 from bot.discord.standings_image import MAX_ROWS, standings_png
 from bot.exports import FORMATS
 from bot.replies import Reply
+from bot.service.requests import Export, Standings, Tournaments, Verify
 
 EXTENSIONS = {"csv": "csv", "json": "json", "markdown": "md", "bbcode": "txt"}
 IMAGE_NAME = "tabelle.png"
@@ -36,7 +37,7 @@ def file_stem(name: str) -> str:
 @app_commands.guild_only()
 async def tabelle(interaction: discord.Interaction[Any], bild: bool = False) -> None:
     front = front_of(interaction)
-    await front.command(interaction, front.croupier.standings_reply, draw=_picture if bild else _table)
+    await front.command(interaction, Standings, draw=_picture if bild else _table)
 
 
 async def _table(front: Front, interaction: discord.Interaction[Any], reply: Reply) -> bool:
@@ -73,7 +74,7 @@ async def turniere(interaction: discord.Interaction[Any]) -> None:
     not news for the channel. In a game's thread it lists the parent's tournaments, which the
     service reads as the message's home."""
     front = front_of(interaction)
-    await front.command(interaction, front.croupier.tournaments_reply, ephemeral=True)
+    await front.command(interaction, Tournaments, ephemeral=True)
 
 
 @app_commands.command(**command("export"))
@@ -85,9 +86,7 @@ async def turniere(interaction: discord.Interaction[Any]) -> None:
 async def export(interaction: discord.Interaction[Any], format: app_commands.Choice[str]) -> None:
     """Admins only; the service checks the right again, whatever the server's command settings say."""
     front = front_of(interaction)
-    await front.command(
-        interaction, lambda msg: front.croupier.export(msg, format.value), draw=_file, ephemeral=True
-    )
+    await front.command(interaction, lambda msg: Export(msg, format.value), draw=_file, ephemeral=True)
 
 
 async def _file(front: Front, interaction: discord.Interaction[Any], reply: Reply) -> bool:
@@ -107,7 +106,7 @@ async def _file(front: Front, interaction: discord.Interaction[Any], reply: Repl
 @app_commands.guild_only()
 async def pruefen(interaction: discord.Interaction[Any], spiel_id: int | None = None) -> None:
     front = front_of(interaction)
-    await front.command(interaction, lambda msg: front.croupier.verify_reply(msg, spiel_id))
+    await front.command(interaction, lambda msg: Verify(msg, spiel_id))
 
 
 def commands() -> list[app_commands.Command[Any, Any, Any]]:
