@@ -22,16 +22,15 @@ from typing import IO, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bot.console.terminal import LINE_MAX
-from bot.games import GAMES
+from bot.games import GAMES, scope_of
 from bot.replies import Reply
 from bot.service.croupier import Croupier
-from bot.service.rendering import Narrator
 from bot.service.requests import FinalState, Incoming, Line, Moderate, Move, OpenGame
 from bot.spelling import ConsoleSpelling
 from bot.store import GameRecord, Store
 from bot.texts import render
 from engine.dice import ScriptedDice
-from engine.errors import CroupierError
+from engine.errors import CroupierError, InvalidOptions
 from engine.game import Close, Join, Start
 
 MODERATOR = "croupier-replay"
@@ -145,8 +144,12 @@ def _check_options(script: Script) -> None:
     try:
         game.open(script.options)
     except CroupierError as error:
-        said = Narrator(ConsoleSpelling()).refusal(error, "en", game=game)
-        raise ScriptError(f"options: {' '.join(said.lines)}", 2) from None
+        each = error.errors if isinstance(error, InvalidOptions) else (error,)
+        commands, scope = ConsoleSpelling().commands("en"), scope_of(game)
+        said = [
+            render(f"error.{one.code}", dict(one.facts), "en", commands=commands, scope=scope) for one in each
+        ]
+        raise ScriptError(f"options: {' '.join(said)}", 2) from None
 
 
 async def run(script: Script) -> dict[str, Any]:

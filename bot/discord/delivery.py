@@ -39,7 +39,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -57,12 +57,12 @@ from bot.discord.failures import (
 from bot.discord.holds import PROBE_AFTER_S, Gone, Holds, said
 from bot.discord.outgoing import Outgoing
 from bot.discord.rights import Rights
+from bot.discord.tracked import NONCE_MAX, Key, ResultLine, Tracked
 from bot.observability import delivery as observed
 from bot.observability.answers import DISCORD as ARRIVALS
 from bot.service.croupier import Croupier
 from bot.service.requests import RESULT, ClosingDone, Delivered, Undeliverable
 from bot.store import StoreUnavailable
-from engine.numbers import SNOWFLAKE_MAX, whole_number
 
 log = logging.getLogger(__name__)
 
@@ -73,60 +73,8 @@ POST_TIMEOUT_S = 30.0  # one attempt; discord.py's own retries of a 5xx and 429 
 HISTORY_SCAN = 200  # messages read back when looking for an answer already posted
 MISSING_ACCESS = failures.MISSING_ACCESS
 CLOCK_SLACK = timedelta(minutes=1)  # how far the log's clock and Discord's may disagree
-NONCE_MAX = 25  # Discord's limit for a message nonce
 
 __all__ = ["MISSING_ACCESS", "MISSING_PERMISSIONS", "THREAD_ARCHIVED", "Delivery", "ResultLine", "Tracked"]
-
-
-@dataclass(frozen=True)
-class Tracked:
-    """What identifies an answer in its channel: its log entry, and the message or interaction it
-    answers (``answering`` / ``interaction``), or the time it was logged (a timeout's post)."""
-
-    log_id: int
-    answering: int | None = None  # the chat line it replies to
-    interaction: int | None = None  # the interaction it answers
-    logged_at: datetime | None = None
-
-    @property
-    def nonce(self) -> str:
-        return f"croupier-{self.log_id}"[:NONCE_MAX]
-
-    @property
-    def what(self) -> str:
-        return f"the answer of log entry {self.log_id}"
-
-    @classmethod
-    def of(cls, log_id: int, message_id: str, logged_at: datetime | None = None) -> Tracked:
-        kind, _, number = message_id.partition(":")
-        ident = whole_number(number, SNOWFLAKE_MAX)
-        if kind == "discord":
-            return cls(log_id, answering=ident, logged_at=logged_at)
-        if kind == "interaction":
-            return cls(log_id, interaction=ident, logged_at=logged_at)
-        return cls(log_id, logged_at=logged_at)
-
-
-@dataclass(frozen=True)
-class ResultLine:
-    """A finished game's result line in its thread's home: tracked by the game (its closing, recorded
-    by the service), not by a log entry; found in the home's history by its text."""
-
-    game_id: int
-    logged_at: datetime  # when the game ended: the line is not older
-    answering: None = None  # it answers no line …
-    interaction: None = None  # … and no interaction
-
-    @property
-    def nonce(self) -> str:
-        return f"croupier-end-{self.game_id}"[:NONCE_MAX]  # never one of a log entry's answer
-
-    @property
-    def what(self) -> str:
-        return f"the result line of game {self.game_id}"
-
-
-Key = Tracked | ResultLine
 
 
 _UNREFERENCED = "unreferenced"  # post it again without the reply reference, naming the player

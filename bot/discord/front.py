@@ -33,15 +33,14 @@ from bot.discord.boards import Press
 from bot.discord.catch_up import Reads
 from bot.discord.context import from_interaction, from_message, language_of_locale
 from bot.discord.delivery import Delivery, Tracked
-from bot.discord.embeds import game_embeds, refusal_content, text_embeds
-from bot.discord.failures import PERMISSION
+from bot.discord.embeds import game_embeds, refusal_content
+from bot.discord.interaction_replies import answer_reply, behind, tell_if_held
 from bot.discord.live_table import LiveTables
-from bot.discord.mentions import nobody, quiet, service_text
+from bot.discord.mentions import nobody, service_text
 from bot.discord.options import BotOptions
 from bot.discord.outbox import ANSWERS, Outbox
-from bot.discord.outgoing import Outgoing, answer_for, outgoing
+from bot.discord.outgoing import Outgoing, answer_for, outgoing, plain
 from bot.discord.readiness import Readiness
-from bot.discord.rights import label
 from bot.observability.answers import DISCORD as ARRIVALS
 from bot.replies import Reply
 from bot.service.croupier import Croupier
@@ -139,7 +138,8 @@ class Front:
         return self.spelling.commands(lang)
 
     def first_time(self, event_id: int) -> bool:
-        """Whether this event (a message or an interaction) is new to this process."""
+        """Whether this event (a message or an interaction) is new to this process (False for a
+        redelivered MESSAGE_CREATE or INTERACTION_CREATE)."""
         return self._recent.first_time(event_id)
 
     # ------------------------------------------------------------------ chat lines
@@ -236,7 +236,7 @@ class Front:
         its thread's closing (``closing`` False: the start redoes what is left of it, knowing what is).
         ``header``: a line in front (naming the player of a lost interaction); ``named``: the line
         that names the player when the channel refuses the reply (no Read Message History)."""
-        out = outgoing(reply) if reply.game_id is not None else _plain(reply)
+        out = outgoing(reply) if reply.game_id is not None else plain(reply)
         if header is not None:
             out = out.headed(header, out.allowed_mentions)
         tracked = self.tracked(reply, message_id, logged_at)
@@ -252,7 +252,7 @@ class Front:
                 look_first=look_first,
             )
             if sent is not None and reply.game_id is not None:
-                await self._board_moved(channel_id, sent.id if out.view is not None else None)
+                await self.board_moved(channel_id, sent.id if out.view is not None else None)
 
         self.outbox.put(channel_id, post)
         self._after_reply(channel_id, reply, closing=closing)
@@ -273,7 +273,7 @@ class Front:
             return None
         return Tracked.of(reply.log_id, message_id, logged_at or self.croupier.clock())
 
-    async def _board_moved(self, channel_id: int, message_id: int | None) -> None:
+    async def board_moved(self, channel_id: int, message_id: int | None) -> None:
         """Only the newest board keeps its buttons; older ones are stripped (stale ones still answer)."""
         old = self._boards.pop(channel_id, None)
         if message_id is not None:
@@ -289,10 +289,6 @@ class Front:
             log.info("could not strip the old board %s in channel %s: %s", old, channel_id, error)
 
     # ------------------------------------------------------------------ interactions
-
-    def fresh(self, interaction: discord.Interaction[Any]) -> bool:
-        """False for an interaction this process already answered (a redelivered INTERACTION_CREATE)."""
-        return self.first_time(interaction.id)
 
     def answer_for(
         self, interaction: discord.Interaction[Any], *, private: bool = False, component: bool = False
@@ -315,7 +311,7 @@ class Front:
     ) -> None:
         """Ask the service what a slash command asks (``ask`` builds the request) and answer with its
         reply (``draw`` may draw it its own way — a picture, a file — and answers whether it did)."""
-        if not self.fresh(interaction):
+        if not self.first_time(interaction.id):
             return
         answer = self.answer_for(interaction, private=ephemeral)
         try:
@@ -344,7 +340,7 @@ class Front:
         self.outbox.put(answer.interaction.channel_id or 0, lambda: self.send_note(answer, told))
 
     async def press(self, interaction: discord.Interaction[Any], press: Press) -> None:
-        if not self.fresh(interaction):
+        if not self.first_time(interaction.id):
             return
         answer = self.answer_for(interaction, component=True)
         try:
@@ -359,7 +355,7 @@ class Front:
         """The sign-up button of a live table. A text channel's live table sits in the channel, not
         in the game's thread: the sign-up is then made in the thread, its public reply posted there,
         and the presser answered privately."""
-        if not self.fresh(interaction):
+        if not self.first_time(interaction.id):
             return
         here = interaction.channel_id or 0
         answer = self.answer_for(interaction, component=True)
@@ -405,87 +401,19 @@ class Front:
         async def send() -> None:
             try:
                 if before is not None:
-                    await self._behind(channel_id, before)
+                    await behind(self.delivery.holds, channel_id, before)
                 if draw is not None and await draw(self, interaction, reply):
                     return
-                await self._answer_reply(answer, reply, ephemeral)
+                await answer_reply(self, answer, reply, ephemeral)
             except (AnsweredElsewhere, InteractionGone, discord.HTTPException) as error:
                 log.info("could not answer interaction %s: %s", interaction.id, error)  # nothing stored
             finally:
-                await self._tell_if_held(answer, reply.language)
+                await tell_if_held(self.delivery.holds, answer, reply.language)
                 await self.forget(answer)
                 if public:  # after the answer and its board strip: a thread is closed behind its last answer
                     self._after_reply(channel_id, reply)
 
         self.outbox.put(channel_id, send, lane=ANSWERS)
-
-    async def _behind(self, channel_id: int, before: asyncio.Event) -> None:
-        """Until the posts queued before are out, or the channel's posts stop going out (held, failing)."""
-        if before.is_set():
-            return
-        waits = [
-            asyncio.ensure_future(before.wait()),
-            asyncio.ensure_future(self.delivery.holds.troubled(channel_id).wait()),
-        ]
-        try:
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for wait in waits:
-                wait.cancel()
-
-    async def _tell_if_held(self, answer: Answer, lang: str) -> None:
-        """Once per hold: the player who used a command in a channel the bot cannot post in learns
-        (privately) what permission is missing — the channel itself takes no post."""
-        channel_id = answer.interaction.channel_id or 0
-        hold = self.delivery.holds.hold_of(channel_id)
-        if hold is None or hold.told or hold.kind != PERMISSION:
-            return
-        hold.told = True
-        facts = {"permission": label(hold.missing, lang) if hold.missing else ""}
-        key = "discord.permission.held" if hold.missing else "discord.permission.held_unknown"
-        try:
-            await answer.send(Outgoing([], nobody(), content=texts.render(key, facts, lang)), True)
-        except (AnsweredElsewhere, InteractionGone, discord.HTTPException) as error:
-            hold.told = False
-            log.info(
-                "could not tell interaction %s why channel %s is held: %s",
-                answer.interaction.id,
-                channel_id,
-                error,
-            )
-
-    async def _answer_reply(self, answer: Answer, reply: Reply, ephemeral: bool) -> None:
-        interaction = answer.interaction
-        channel_id = interaction.channel_id or 0
-        if not reply.ok:
-            out, private = Outgoing.of([], nobody(), content=refusal_content(reply)), True
-        elif reply.game_id is None:
-            out, private = _plain(reply), ephemeral or reply.private
-        elif reply.private:  # advice: the story for the asker alone, no board
-            out, private = Outgoing.of(game_embeds(reply), nobody()), True
-        else:
-            out, private = outgoing(reply), ephemeral
-        tracked = None if private else self.tracked(reply, f"interaction:{interaction.id}")
-        try:
-            message_id = await answer.send(out, private)
-        except AnsweredElsewhere:
-            log.info("interaction %s was answered by another process of the bot", interaction.id)
-            return
-        except (InteractionGone, discord.HTTPException) as error:
-            if private or (isinstance(error, discord.HTTPException) and tracked is None):
-                log.warning("the answer to interaction %s is lost: %s", interaction.id, error)
-                return
-            # A stored move's answer must not get lost: in the channel, naming the player.
-            lang = reply.language
-            line = answer_for(interaction.user.id, lang)
-            sent = await self.delivery.post(
-                channel_id, out.headed(line, out.allowed_mentions), tracked=tracked, lang=lang
-            )
-            message_id = sent.id if sent is not None else None
-        else:
-            await self.delivery.acknowledge(tracked)
-        if not private and reply.game_id is not None:
-            await self._board_moved(channel_id, message_id if out.view is not None else None)
 
     async def forget(self, answer: Answer) -> None:
         await answer.done()
@@ -598,13 +526,6 @@ def _shards_of(client: discord.Client) -> Collection[int] | None:
     given: Collection[int] | None = getattr(client, "shard_ids", None)
     count = getattr(client, "shard_count", None)
     return given or (range(count) if count else None)
-
-
-def _plain(reply: Reply) -> Outgoing:
-    """A reply about no game (settings, a tournament, help) as text embeds."""
-    return Outgoing.of(
-        text_embeds(quiet(reply.text), escape.plain(reply.title), lang=reply.language), nobody()
-    )
 
 
 def front_of(interaction: discord.Interaction[Any]) -> Front:

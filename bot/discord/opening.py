@@ -37,7 +37,7 @@ async def open_game(
 ) -> None:
     """Plan the game, make its thread, open it there; or answer the plan (a refusal, or the game
     opened in place)."""
-    if not front.fresh(interaction):
+    if not front.first_time(interaction.id):
         return
     answer = front.answer_for(interaction)
     try:

@@ -14,10 +14,11 @@ from typing import Any
 import discord
 
 from bot import texts
+from bot.discord import escape
 from bot.discord.boards import build_board
-from bot.discord.embeds import game_embeds
+from bot.discord.embeds import game_embeds, text_embeds
 from bot.discord.limits import content_chunks, messages
-from bot.discord.mentions import nobody, only
+from bot.discord.mentions import nobody, only, quiet
 from bot.discord.plain_text import embeds_lines, game_lines
 from bot.replies import Reply
 from engine.numbers import digits
@@ -134,3 +135,10 @@ def answer_for(user_id: int, lang: str) -> str:
     """The line naming the player an answer is for, where it cannot be a reply to them (the answer of
     an interaction that expired, a channel without Read Message History)."""
     return texts.render("discord.delivery.answer_for", {"name": f"<@{user_id}>"}, lang)
+
+
+def plain(reply: Reply) -> Outgoing:
+    """A reply about no game (settings, a tournament, help) as text embeds."""
+    return Outgoing.of(
+        text_embeds(quiet(reply.text), escape.plain(reply.title), lang=reply.language), nobody()
+    )

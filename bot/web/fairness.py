@@ -16,8 +16,13 @@ Pure functions over counts: :mod:`bot.web.pages` gathers the dice (through the s
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from bot.store import GameRecord
+from bot.store.repositories import RolledDice
 
 FACES = 6
 DEGREES_OF_FREEDOM = FACES - 1
@@ -129,3 +134,80 @@ def ks_uniform(values: Sequence[float]) -> float:
 def ks_critical_1_percent(n: int) -> float:
     """The asymptotic 1 % critical value of the one-sample KS statistic, 1.628 / √n."""
     return 1.6276 / math.sqrt(n)
+
+
+@dataclass(frozen=True)
+class PlayerFairness:
+    name: str
+    faces: FaceTest
+    luck: Luck
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """Every die of a tournament's games: per face and per player (the player who sent the move)."""
+
+    faces: FaceTest
+    players: tuple[PlayerFairness, ...]
+
+
+def fairness_of(rolled: Iterable[tuple[str, Sequence[int]]], names: Mapping[str, str]) -> Fairness:
+    """Fairness figures over ``(actor, faces)`` pairs; dice of someone not seated (a moderator, the
+    turn clock) count for the whole tournament only."""
+    everything: list[int] = []
+    per_player: dict[str, list[int]] = {}
+    for actor, faces in rolled:
+        everything.extend(faces)
+        if actor in names:
+            per_player.setdefault(actor, []).extend(faces)
+    players = []
+    for actor, faces in per_player.items():
+        counts = counts_of(faces)
+        players.append(PlayerFairness(names[actor], face_test(counts), luck_of(counts)))
+    players.sort(key=lambda p: p.name.casefold())
+    return Fairness(face_test(counts_of(everything)), tuple(players))
+
+
+class DiceMemo:
+    """Every die of a tournament, counted, remembered for as long as none of its games has moved.
+
+    Reading a big tournament's dice is most of its page's cost (10,000 dice: thousands of log rows).
+    A game's version goes up with every move that rolls — an undo too — and the memo's key holds every
+    game's version, so a move anywhere (from any process) reads them afresh; the last
+    :data:`MEMO_TOURNAMENTS` tournaments are kept. Shared by the worker threads, hence the lock."""
+
+    def __init__(self) -> None:
+        self._found: OrderedDict[Hashable, tuple[Fairness, dict[int, int]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(
+        self,
+        games: Sequence[GameRecord],
+        read: Callable[[], Sequence[RolledDice]],
+        names: Mapping[str, str],
+    ) -> tuple[Fairness, dict[int, int]]:
+        """The fairness figures and the dice per game of these games (``read`` when not known)."""
+        key = (tuple((g.id, g.version, g.dice_used) for g in games), tuple(sorted(names.items())))
+        with self._lock:
+            known = self._found.get(key)
+            if known is not None:
+                self._found.move_to_end(key)
+                return known
+        rolled = read()
+        found = (fairness_of(((r.actor, r.dice) for r in rolled), names), dice_per_game(rolled))
+        with self._lock:
+            self._found[key] = found
+            while len(self._found) > MEMO_TOURNAMENTS:
+                self._found.popitem(last=False)
+        return found
+
+
+MEMO_TOURNAMENTS = 32
+
+
+def dice_per_game(rolled: Iterable[RolledDice]) -> dict[int, int]:
+    """How many dice each game rolled (one pass: a 10,000-die tournament has thousands of rolls)."""
+    counted: dict[int, int] = {}
+    for roll in rolled:
+        counted[roll.game_id] = counted.get(roll.game_id, 0) + len(roll.dice)
+    return counted

@@ -13,9 +13,7 @@ A read that meets a pooled connection the server dropped is read once more on a 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
@@ -29,8 +27,8 @@ from bot.service.standings import standings_of
 from bot.shown_names import distinguished
 from bot.spelling import ConsoleSpelling
 from bot.store import Correction, GameRecord, LogEntry, Store, StoreUnavailable, Tournament, UnitOfWork
-from bot.store.repositories import RolledDice, VisibleChannel
-from bot.web.fairness import FaceTest, Luck, counts_of, face_test, luck_of
+from bot.store.repositories import VisibleChannel
+from bot.web.fairness import DiceMemo, Fairness, fairness_of
 from engine.game import Game
 
 T = TypeVar("T")
@@ -75,21 +73,6 @@ class GameLink:
     status: str  # "open" | "closed"
     players: tuple[str, ...]
     dice: int
-
-
-@dataclass(frozen=True)
-class PlayerFairness:
-    name: str
-    faces: FaceTest
-    luck: Luck
-
-
-@dataclass(frozen=True)
-class Fairness:
-    """Every die of a tournament's games: per face and per player (the player who sent the move)."""
-
-    faces: FaceTest
-    players: tuple[PlayerFairness, ...]
 
 
 @dataclass(frozen=True)
@@ -521,68 +504,6 @@ def without_ids(text: str, names: Mapping[str, str]) -> str:
         return ("#" if sign == "#" else "@") + "…"
 
     return _MENTION.sub(shown, text)
-
-
-def fairness_of(rolled: Iterable[tuple[str, Sequence[int]]], names: Mapping[str, str]) -> Fairness:
-    """Fairness figures over ``(actor, faces)`` pairs; dice of someone not seated (a moderator, the
-    turn clock) count for the whole tournament only."""
-    everything: list[int] = []
-    per_player: dict[str, list[int]] = {}
-    for actor, faces in rolled:
-        everything.extend(faces)
-        if actor in names:
-            per_player.setdefault(actor, []).extend(faces)
-    players = []
-    for actor, faces in per_player.items():
-        counts = counts_of(faces)
-        players.append(PlayerFairness(names[actor], face_test(counts), luck_of(counts)))
-    players.sort(key=lambda p: p.name.casefold())
-    return Fairness(face_test(counts_of(everything)), tuple(players))
-
-
-class DiceMemo:
-    """Every die of a tournament, counted, remembered for as long as none of its games has moved.
-
-    Reading a big tournament's dice is most of its page's cost (10,000 dice: thousands of log rows).
-    A game's version goes up with every move that rolls — an undo too — and the memo's key holds every
-    game's version, so a move anywhere (from any process) reads them afresh; the last
-    :data:`MEMO_TOURNAMENTS` tournaments are kept. Shared by the worker threads, hence the lock."""
-
-    def __init__(self) -> None:
-        self._found: OrderedDict[Hashable, tuple[Fairness, dict[int, int]]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(
-        self,
-        games: Sequence[GameRecord],
-        read: Callable[[], Sequence[RolledDice]],
-        names: Mapping[str, str],
-    ) -> tuple[Fairness, dict[int, int]]:
-        """The fairness figures and the dice per game of these games (``read`` when not known)."""
-        key = (tuple((g.id, g.version, g.dice_used) for g in games), tuple(sorted(names.items())))
-        with self._lock:
-            known = self._found.get(key)
-            if known is not None:
-                self._found.move_to_end(key)
-                return known
-        rolled = read()
-        found = (fairness_of(((r.actor, r.dice) for r in rolled), names), dice_per_game(rolled))
-        with self._lock:
-            self._found[key] = found
-            while len(self._found) > MEMO_TOURNAMENTS:
-                self._found.popitem(last=False)
-        return found
-
-
-MEMO_TOURNAMENTS = 32
-
-
-def dice_per_game(rolled: Iterable[RolledDice]) -> dict[int, int]:
-    """How many dice each game rolled (one pass: a 10,000-die tournament has thousands of rolls)."""
-    counted: dict[int, int] = {}
-    for roll in rolled:
-        counted[roll.game_id] = counted.get(roll.game_id, 0) + len(roll.dice)
-    return counted
 
 
 def _names(games: Sequence[GameRecord]) -> dict[str, str]:

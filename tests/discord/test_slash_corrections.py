@@ -9,6 +9,7 @@ import pytest
 
 from bot.discord.translator import valid_name
 from bot.service.corrections import MAX_ADJUSTMENT, MAX_REASON, when
+from bot.service.requests import TableOf
 from bot.texts import signed
 from tests.conftest import BACKENDS
 from tests.discord.helpers import Table, asked, note, refusal, row, says, story, table_rows
@@ -81,7 +82,7 @@ async def test_an_adjustment_shows_in_the_standings(table: Table) -> None:
         heading = says("common.standings_adjustments", game=None)
         line = says("common.standings_adjustment", game=None, name="Ben", points=signed(-3), reason="Strafe")
         assert fields == {heading: line}
-    exported = await table.croupier().standings_table(str(p.channel))
+    exported = await table.croupier().handle(TableOf(str(p.channel)))
     assert exported is not None
     assert {r.name: (r.total, r.adjustment) for r in exported.rows} == {"Anna": (3, 0), "Ben": (1, -3)}
 

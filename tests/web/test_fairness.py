@@ -15,6 +15,7 @@ import pytest
 from bot.cli import main
 from bot.texts import render
 from bot.web.fairness import (
+    DiceMemo,
     chi2_sf_5,
     counts_of,
     face_test,
@@ -23,7 +24,7 @@ from bot.web.fairness import (
     luck_of,
     verdict,
 )
-from bot.web.pages import DiceMemo, Pages
+from bot.web.pages import Pages
 from bot.web.words import fairness_text, verdict_words
 from engine.dice import derive_die
 from tests.web.rooms import Room, durchgang
