@@ -105,11 +105,6 @@ def _load() -> tuple[dict[str, Game[Any]], dict[str, str]]:
 GAMES = GameRegistry()
 
 
-def game_named(name: str) -> Game[Any]:
-    """The game a moderator asked for; InvalidCommand (with the known names) otherwise."""
-    return GAMES.named(name)
-
-
 def language_of(channel: ChannelState) -> str:
     """The language the croupier speaks in a channel: its setting, else its open game's (or, between
     games, the last one's), else German."""

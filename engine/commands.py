@@ -93,11 +93,6 @@ def resembles(word: str, candidate: str) -> bool:
     return False
 
 
-def lookup(word: str, aliases: Mapping[str, str]) -> str | None:
-    """The canonical name for ``word`` given folded aliases → canonical names, or None."""
-    return aliases.get(fold(word))
-
-
 def distance(a: str, b: str, limit: int | None = None) -> int:
     """The edit distance of two words, a swap of neighbours counting as one edit ("wieter" → 1).
 

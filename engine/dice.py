@@ -4,14 +4,12 @@
 * :class:`VerifiableDice` derives die *i* of game *g* from a secret seed: the croupier publishes
   SHA-256(seed) when the game opens and reveals the seed when it closes, so anyone can re-derive every
   die (see :func:`derive_die` for the exact recipe).
-* :class:`FairDice` draws from the operating system's CSPRNG, for games nobody needs to verify.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -50,13 +48,6 @@ class ScriptedDice:
     @property
     def left(self) -> int:
         return len(self._faces) - self.position
-
-
-class FairDice:
-    """Cryptographically random dice."""
-
-    def roll(self) -> int:
-        return secrets.randbelow(SIDES) + 1
 
 
 def commitment(seed: bytes) -> str:

@@ -63,13 +63,6 @@ def rights_in(client: discord.Client, channel_id: int) -> Rights:
     )
 
 
-def guild_of(client: discord.Client, channel_id: int) -> int | None:
-    """The guild of a cached channel (None when the channel is not, or no longer, known)."""
-    channel = client.get_channel(channel_id)
-    guild = getattr(channel, "guild", None)
-    return guild.id if guild is not None else None
-
-
 def label(permission: str, lang: str) -> str:
     """A permission's name as Discord's settings show it in ``lang`` ("Links einbetten")."""
     return texts.render(f"discord.permission.name.{permission.lower().replace(' ', '_')}", {}, lang)

@@ -46,7 +46,6 @@ from engine.game import Command, Game
 
 log = logging.getLogger(__name__)
 
-KINDS = ("undo", "adjust", "disqualify", "reinstate")
 MAX_ADJUSTMENT = 10_000  # points either way in one correction
 MAX_REASON = 500  # characters kept of a reason
 # A game's log entries that are not moves of it: its opening, and the undos that took moves back.

@@ -24,10 +24,11 @@ from datetime import UTC, datetime
 from functools import cached_property
 from typing import TypeVar
 
+from bot import odds_tables
 from bot.games import language_of
 from bot.observability import requests
 from bot.replies import Reply
-from bot.service import deadlines, deliveries, forum, moderation, odds_tables, playing, queries
+from bot.service import deadlines, deliveries, forum, moderation, playing, queries
 from bot.service.acknowledgements import Acknowledgements, riding
 from bot.service.channels import holds_role, key_of
 from bot.service.keyed_locks import KeyedLocks

@@ -122,20 +122,6 @@ def p_text(p: float) -> str:
     return f"{p:.2f}"
 
 
-def ks_uniform(values: Sequence[float]) -> float:
-    """The Kolmogorov–Smirnov statistic of ``values`` against U(0, 1)."""
-    ordered = sorted(values)
-    n = len(ordered)
-    if n == 0:
-        raise ValueError("no values")
-    return max(max((i + 1) / n - v, v - i / n) for i, v in enumerate(ordered))
-
-
-def ks_critical_1_percent(n: int) -> float:
-    """The asymptotic 1 % critical value of the one-sample KS statistic, 1.628 / √n."""
-    return 1.6276 / math.sqrt(n)
-
-
 @dataclass(frozen=True)
 class PlayerFairness:
     name: str

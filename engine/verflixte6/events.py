@@ -431,16 +431,3 @@ class ValveArmed(V6Event):
 class ValveThrown(Scored):
     face: int
     level: int
-
-
-def all_event_classes() -> tuple[type[V6Event], ...]:
-    """Every concrete event class of the game (for catalogue checks)."""
-    found: list[type[V6Event]] = []
-    pending: list[type[V6Event]] = [V6Event]
-    while pending:
-        cls = pending.pop()
-        for sub in cls.__subclasses__():
-            pending.append(sub)
-            if sub is not Scored:
-                found.append(sub)
-    return tuple(sorted(set(found), key=lambda c: c.__name__))

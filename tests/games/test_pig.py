@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.console.terminal import Console
-from bot.games import GAMES, game_named, scope_of
+from bot.games import GAMES, scope_of
 from bot.service.croupier import Croupier
 from bot.service.requests import Info, Rules
 from bot.store import Store
@@ -53,7 +53,7 @@ def says(key: str, lang: str = "en", **facts: Any) -> str:
 
 def test_pig_is_known_only_once_its_entry_point_is_installed(pig_plugin: Path) -> None:
     assert GAMES["pig"] is PIG
-    assert game_named("Cochon") is PIG
+    assert GAMES.named("Cochon") is PIG
     assert list(GAMES) == ["killer", "killer-classic", "pig", "verflixte6"]
 
 

@@ -75,7 +75,7 @@ async def test_without_usable_tables_the_solver_answers(
     odds_tables.install(fresh)
     monkeypatch.setattr(odds, "solver", fresh)
     table = await started(store, 4)
-    with caplog.at_level(logging.WARNING, logger="bot.service.odds_tables"):
+    with caplog.at_level(logging.WARNING, logger="bot.odds_tables"):
         assert (await table.say("anna", "conseil")).ok
     assert "Killer odds tables unusable" in caplog.text
     assert isinstance(fresh(4, "sum"), odds.Solver)

@@ -8,6 +8,7 @@ import hashlib
 import json
 import math
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -19,8 +20,6 @@ from bot.web.fairness import (
     chi2_sf_5,
     counts_of,
     face_test,
-    ks_critical_1_percent,
-    ks_uniform,
     luck_of,
     verdict,
 )
@@ -200,3 +199,17 @@ async def test_a_tournaments_dice_are_read_again_once_any_game_moved(room: Room)
     assert len(reads) == 2
     assert after.faces.n == first.faces.n + 1
     assert counted_after[games[-1].id] == counted.get(games[-1].id, 0) + 1
+
+
+def ks_uniform(values: Sequence[float]) -> float:
+    """The Kolmogorov–Smirnov statistic of ``values`` against U(0, 1)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    if n == 0:
+        raise ValueError("no values")
+    return max(max((i + 1) / n - v, v - i / n) for i, v in enumerate(ordered))
+
+
+def ks_critical_1_percent(n: int) -> float:
+    """The asymptotic 1 % critical value of the one-sample KS statistic, 1.628 / √n."""
+    return 1.6276 / math.sqrt(n)

@@ -132,8 +132,3 @@ def shown(words: str, lang: str) -> str:
         for i, word in enumerate(parts)
     ]
     return "/" + " ".join(names)
-
-
-def shown_commands(lang: str) -> list[str]:
-    """Every command as a user with this language types it."""
-    return [shown(words, lang) for words in COMMANDS]

@@ -16,7 +16,7 @@ from bot.service.requests import NOTHING_OPEN
 from bot.texts import LANGUAGES, PLAYER_FIELDS, game_catalogue, render
 from engine.errors import CroupierError
 from engine.verflixte6 import GAME
-from engine.verflixte6.events import V6Event, all_event_classes
+from engine.verflixte6.events import Scored, V6Event
 from engine.verflixte6.jokers import registry
 from engine.verflixte6.state import ROLES
 
@@ -178,3 +178,16 @@ def test_V6_catalogue_french_never_needs_an_elision_before_a_name() -> None:
     name in French: « c'est à {player} de jouer », never « au tour de {player} »."""
     for key, template in own_catalogue("fr").items():
         assert not ELIDED.search(template), (key, template)
+
+
+def all_event_classes() -> tuple[type[V6Event], ...]:
+    """Every concrete event class of the game (for catalogue checks)."""
+    found: list[type[V6Event]] = []
+    pending: list[type[V6Event]] = [V6Event]
+    while pending:
+        cls = pending.pop()
+        for sub in cls.__subclasses__():
+            pending.append(sub)
+            if sub is not Scored:
+                found.append(sub)
+    return tuple(sorted(set(found), key=lambda c: c.__name__))
