@@ -98,8 +98,7 @@ class OpenGame:
 
     ``plan``: asked by a front end that makes threads — when the game wants a thread of its own
     (:func:`bot.service.forum.wants_thread`), answer :class:`Planned` with the thread's title and write
-    nothing;
-    the front end makes the thread and opens the game there. ``live_message``: the game has that
+    nothing; the front end makes the thread and opens the game there. ``live_message``: the game has that
     thread (the channel), whose first message shows its live table. A home has at most one open game
     of each kind (one Durchgang and one Killer game may run side by side, each in its thread).
     """

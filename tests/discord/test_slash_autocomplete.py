@@ -1,4 +1,4 @@
-"""Autocomplete, answered by the service (``croupier.suggest``): the jokers of the open Durchgang
+"""Autocomplete, answered by the service (a ``Suggest`` request): the jokers of the open Durchgang
 completing the last item of a comma list, the seated players by id for skip and remove, and the chosen
 game's options and values — in the channel's language, and empty rather than late when the store is
 slow. Rule ids: V6-S2 (the joker choice)."""
