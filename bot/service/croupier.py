@@ -102,12 +102,13 @@ class Croupier:
         the order the service decided them."""
         handler = HANDLERS[type(request)]
         if isinstance(request, InChannel):
-            reply = await self.framed(
-                request.msg, lambda: handler(self, request), counted=request.counted, action=request.action
+            return await self.framed(  # type: ignore[return-value]  # an InChannel request's T is Reply
+                request.msg,
+                lambda: handler(self, request),
+                counted=request.counted,
+                action=request.action,
+                then=then,  # type: ignore[arg-type]
             )
-            if then is not None:
-                then(reply)  # type: ignore[arg-type]  # an InChannel request is a Request[Reply]
-            return reply  # type: ignore[return-value]
         answer: T = await handler(self, request)
         if then is not None:
             then(answer)
