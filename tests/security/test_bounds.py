@@ -67,10 +67,10 @@ async def test_the_live_boards_are_bounded_by_channel(monkeypatch: pytest.Monkey
     client = _Client()
     front = Front(client, None)  # type: ignore[arg-type]
     for channel in range(1, 5_001):
-        await front._board_moved(channel, channel * 10)
+        await front.board_moved(channel, channel * 10)
     assert len(front._boards) == 100
     assert front._boards[5_000] == 50_000  # the newest channels keep theirs
-    await front._board_moved(5_000, 50_001)  # a new board in a remembered channel strips the old one
+    await front.board_moved(5_000, 50_001)  # a new board in a remembered channel strips the old one
     assert client.edits == [50_000]
 
 
