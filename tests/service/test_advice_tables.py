@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from bot.service import odds_tables
+from bot import odds_tables
 from bot.service.croupier import Croupier
 from bot.store import Store
 from engine.game import Join, Start
