@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.actions import Context, Done
+from bot.forum import live_of
 from bot.games import GAMES, language_of
 from bot.moves import Refusal
 from bot.rendering import Narrator, Table, namer
@@ -288,7 +289,8 @@ class Undo:
         table = Table(game, record.id, record.number, record.version + 1, state)
         reply = replace(ctx.narrator.about(table, lines, ctx.lang, name_of=name_of), deadline=deadline)
         logged = {"type": "Undo", "reason": correction.reason, "voided": last.message_id}
-        return Done(reply, logged, record.id, dice_from=record.dice_used)
+        live = live_of(record, game, state, ctx.verifiable)  # what the save did not change, and the state
+        return Done(reply, logged, record.id, dice_from=record.dice_used, live=live)
 
 
 @dataclass(frozen=True)

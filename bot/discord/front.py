@@ -598,13 +598,16 @@ class Front:
 
     def _acknowledged(self) -> None:
         """An answer was delivered: its acknowledgement rides on the next write, or is written on its
-        own after a moment of quiet."""
+        own once the process wrote nothing for ``acknowledge_after`` seconds."""
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_later(), name="acknowledgements")
 
     async def _flush_later(self) -> None:
         while self.croupier.acknowledgements_waiting:
-            await asyncio.sleep(self.acknowledge_after)
+            wait = self.croupier.acknowledgements_due_in(self.acknowledge_after)
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
             try:
                 await self.croupier.flush_acknowledgements()
             except StoreUnavailable as error:
