@@ -701,6 +701,10 @@ class Croupier:
         away reads the channel's history from (each line then goes through :meth:`handle_text`)."""
         return await self.store.run(lambda uow: uow.forum.catch_up_points(), read_only=True)
 
+    def note_reads_later(self, reads: Mapping[tuple[str, str], str]) -> None:
+        """:meth:`note_reads` with the next write (or :meth:`flush_acknowledgements`), none of its own."""
+        self._acks.note_reads(reads)
+
     async def note_reads(self, reads: Mapping[tuple[str, str], str]) -> int:
         """Keep how far a front end has read its channels — (guild, channel) → the newest message read
         with everything before it read too — where a game is open: a catch-up after a restart starts
