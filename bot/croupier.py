@@ -93,7 +93,7 @@ from bot.store import (
 )
 from bot.suggestions import WHAT, Suggestion, suggestions_in
 from bot.suggestions import options as suggested_options
-from bot.thread_homes import ThreadHomes
+from bot.thread_plans import ThreadPlans
 from bot.verify import Report, verify_in
 from bot.warm_channels import WarmChannels
 from engine import dice as dice_mod
@@ -210,7 +210,7 @@ class Croupier:
     _acks: Acknowledgements = field(default_factory=Acknowledgements)
     _open_kinds: OpenKinds = field(default_factory=OpenKinds)
     _warm: WarmChannels[_Playing] = field(default_factory=WarmChannels)
-    _thread_homes: ThreadHomes = field(default_factory=ThreadHomes)
+    _thread_plans: ThreadPlans = field(default_factory=ThreadPlans)
     _pointed: forum.Pointed = field(default_factory=forum.Pointed)
     _told_nothing_open: OncePer = field(default_factory=lambda: OncePer(NOTHING_OPEN_EVERY))
 
@@ -563,9 +563,9 @@ class Croupier:
 
     async def _moderated(self, msg: Incoming, action: ModeratorAction) -> Reply:
         """A plan (:meth:`plan_open`) in a home that planned threads before is made in a reading unit of
-        work, run again for writing only if it opens in place or is refused (:mod:`bot.thread_homes`)."""
+        work, run again for writing only if it opens in place or is refused (:mod:`bot.thread_plans`)."""
         planning = isinstance(action, OpenGame) and action.plan
-        if planning and self._thread_homes.plans_thread((msg.guild, msg.home)):
+        if planning and self._thread_plans.plans_thread((msg.guild, msg.home)):
             work = partial(self._moderate_in, msg=msg, action=action, writing=False)
             planned = await self.store.run(work, read_only=True)
             if not isinstance(planned, _Writes):
@@ -573,7 +573,7 @@ class Croupier:
         done = await self.store.run(self._riding(partial(self._moderate_in, msg=msg, action=action)))
         assert not isinstance(done, _Writes)  # a writing unit of work never asks for one
         if planning and done.ok and not done.duplicate:
-            self._thread_homes.saw((msg.guild, msg.home), thread=bool(done.thread_title))
+            self._thread_plans.saw((msg.guild, msg.home), thread=bool(done.thread_title))
         return done
 
     def _moderate_in(
@@ -749,7 +749,7 @@ class Croupier:
     async def undeliverable(self, log_id: int) -> None:
         """The answer can never be posted (its channel or thread is gone): stop trying."""
         now = self.clock()
-        await self.store.run(lambda uow: _marked(uow, log_id, "undeliverable", now))
+        await self.store.run(self._riding(lambda uow: _marked(uow, log_id, "undeliverable", now)))
 
     async def pending_deliveries(self, before: datetime) -> list[forum.Pending]:
         """Answers logged before ``before`` (this process's start) whose delivery was never
@@ -770,7 +770,7 @@ class Croupier:
         """A step of a finished game's thread closing is done (``"thread"``: archived and locked;
         ``"result"``: the home's result line posted or not needed): no start redoes it."""
         now = self.clock()
-        await self.store.run(lambda uow: forum.closing_done(uow, game_id, step, now))
+        await self.store.run(self._riding(lambda uow: forum.closing_done(uow, game_id, step, now)))
 
     def _riding(self, work: Callable[[UnitOfWork], T]) -> Callable[[UnitOfWork], T]:
         """A writing unit of work that also writes the waiting acknowledgements before it commits."""

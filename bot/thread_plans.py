@@ -16,7 +16,7 @@ from collections import OrderedDict
 CAPACITY = 4096  # homes kept; the one that planned least recently is forgotten first
 
 
-class ThreadHomes:
+class ThreadPlans:
     """(guild, home) → whether its last plan made a thread."""
 
     def __init__(self, capacity: int = CAPACITY) -> None:
