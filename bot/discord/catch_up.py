@@ -12,10 +12,9 @@ then fires ``on_shard_ready`` for that shard alone (``on_ready`` only when every
 identified together), and that is where the shard catches up.
 
 Where a channel was last read: the newest message handled there with everything before it handled
-too (:class:`Reads`, handed to the service every half minute and at shutdown, to be kept with its next
-write), or the last chat line the
-command log holds for the game, whichever is newer — not only the last move, so chatter is not read
-again and no line typed in a gap is skipped. A line that arrives live while its shard is catching up
+too (:class:`Reads`, handed to the service every half minute and at shutdown, kept with its next
+write), or the last chat line the command log holds for the game, whichever is newer — not only the
+last move, so chatter is not read again and no line typed in a gap is skipped. A line that arrives live while its shard is catching up
 waits, and the history is read only up to the first such line (the live events bring the rest, in
 order). History is read in pages of 100 (Discord's page size) up to :data:`HISTORY_CEILING` messages
 per channel, with a warning naming the channel if the ceiling cuts a read short; without the Message
