@@ -14,11 +14,12 @@ identified together), and that is where the shard catches up.
 Where a channel was last read: the newest message handled there with everything before it handled
 too (:class:`Reads`, handed to the service every half minute and at shutdown, kept with its next
 write), or the last chat line the command log holds for the game, whichever is newer — not only the
-last move, so chatter is not read again and no line typed in a gap is skipped. A line that arrives live while its shard is catching up
-waits, and the history is read only up to the first such line (the live events bring the rest, in
-order). History is read in pages of 100 (Discord's page size) up to :data:`HISTORY_CEILING` messages
-per channel, with a warning naming the channel if the ceiling cuts a read short; without the Message
-Content intent nothing is read (the history would show only empty messages).
+last move, so chatter is not read again and no line typed in a gap is skipped. A line that arrives
+live while its shard is catching up waits, and the history is read only up to the first such line
+(the live events bring the rest, in order). History is read in pages of 100 (Discord's page size) up
+to :data:`HISTORY_CEILING` messages per channel, with a warning naming the channel if the ceiling
+cuts a read short; without the Message Content intent nothing is read (the history would show only
+empty messages).
 
 Only channels of this process's guilds are read (several shard processes share one database). The
 turn clock applies a guild's deadlines only once its shard has caught up (:mod:`bot.discord.readiness`).
@@ -38,14 +39,14 @@ from bot import texts
 from bot.discord.delivery import Tracked
 from bot.discord.mentions import service_text
 from bot.discord.outgoing import answer_for
-from bot.forum import Pending
 from bot.observability import catch_up as observed
+from bot.service.forum import Pending
 from bot.store import CatchUpPoint
 from engine.numbers import digits
 
 if TYPE_CHECKING:
-    from bot.croupier import Croupier
     from bot.discord.front import Front
+    from bot.service.croupier import Croupier
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ class Reads:
     def note(self) -> None:
         """Hand how far the channels were read to the service, which keeps it (where a game is open)
         with its next write — a move, most likely — or with the acknowledgements the front end writes
-        once the process is quiet (:mod:`bot.acknowledgements`): no transaction of its own."""
+        once the process is quiet (:mod:`bot.service.acknowledgements`): no transaction of its own."""
         if not self._unnoted:
             return
         unnoted, self._unnoted = self._unnoted, {}

@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 import pytest
 from sqlalchemy import Engine, event
 
-from bot.croupier import Croupier
 from bot.discord.options import ACKNOWLEDGE_AFTER_SECONDS, BotOptions
+from bot.service.croupier import Croupier
 from bot.store.db import SQLITE_BEGIN
 from tests.conftest import BACKENDS
 from tests.discord.helpers import READY_QUICKLY, Table, custom_id_for, drawn, refusal, says
@@ -210,8 +210,8 @@ async def test_a_typed_move_a_press_and_a_slash_command_are_one_transaction_each
             typed = one_transaction(trips, mark)
             # One read of the channel (settings and open game together), then the move's writes — and
             # the acknowledgement of the answers posted before (the opening, the sign-up), riding along.
-            # On SQLite the writer knows the channel is as its own sign-up left it (bot.warm_channels):
-            # no read at all.
+            # On SQLite the writer knows the channel is as its own sign-up left it
+            # (bot.service.warm_channels): no read at all.
             reads = 0 if table.store.dialect == "sqlite" else 1
             assert sum(s.startswith("SELECT") for s in typed.statements) == reads, typed.statements
             assert not reads or typed.statements[0].startswith("SELECT")

@@ -9,9 +9,9 @@ import dataclasses
 
 from sqlalchemy import select
 
-from bot.acknowledgements import Acknowledgements
-from bot.croupier import Croupier
 from bot.discord.options import ACKNOWLEDGE_AFTER_SECONDS
+from bot.service.acknowledgements import Acknowledgements
+from bot.service.croupier import Croupier
 from bot.store import Store
 from bot.store.repositories.tables import log_t
 from engine.game import Join

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
-from bot.croupier import Croupier, Incoming
+from bot.service.croupier import Croupier, Incoming
 from bot.store import Store
 from bot.store.db import SQLITE_BEGIN
 from tests.roundtrips import counted
