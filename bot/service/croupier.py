@@ -36,6 +36,7 @@ from bot.service.once import OncePer
 from bot.service.open_kinds import OpenKinds
 from bot.service.rendering import Narrator
 from bot.service.requests import Handlers, InChannel, Incoming, Request
+from bot.service.thread_plans import ThreadPlans
 from bot.service.warm_channels import WarmChannels
 from bot.spelling import ConsoleSpelling, Spelling
 from bot.store import (
@@ -84,6 +85,7 @@ class Croupier:
     acks: Acknowledgements = field(default_factory=Acknowledgements)
     open_kinds: OpenKinds = field(default_factory=OpenKinds)
     warm: WarmChannels[playing.Playing] = field(default_factory=WarmChannels)
+    thread_plans: ThreadPlans = field(default_factory=ThreadPlans)
     pointed: forum.Pointed = field(default_factory=forum.Pointed)
     told_nothing_open: OncePer = field(default_factory=lambda: OncePer(playing.NOTHING_OPEN_EVERY))
 

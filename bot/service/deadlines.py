@@ -4,6 +4,7 @@ reminded (once per deadline)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.replies import Reply
@@ -40,6 +41,9 @@ async def tick(svc: Croupier, request: Tick) -> list[tuple[str, Reply]]:
 
 async def remind(svc: Croupier, request: Remind) -> list[forum.Reminder]:
     """Remind each player to act whose deadline is near (once per deadline, across processes)."""
+    due = partial(forum.reminder_due, now=svc.clock(), guilds=request.guilds)
+    if not await svc.store.run(due, read_only=True):
+        return []  # the usual round: one read, no write lock
     return await svc.store.run(
         svc.riding(
             lambda uow: forum.reminders_in(uow, svc.narrator, svc.clock(), svc.verifiable, request.guilds)

@@ -14,9 +14,11 @@ from bot.service.requests import (
     CatchUpPoints,
     ClosingDone,
     Delivered,
+    DueIn,
     Flush,
     Handlers,
     NoteReads,
+    NoteReadsLater,
     PendingClosings,
     PendingDeliveries,
     Recall,
@@ -38,6 +40,17 @@ async def waiting(svc: Croupier, request: Waiting) -> int:
     return len(svc.acks)
 
 
+async def due_in(svc: Croupier, request: DueIn) -> float:
+    """Seconds until the waiting acknowledgements need a transaction of their own (see
+    :meth:`bot.service.acknowledgements.Acknowledgements.due_in`)."""
+    return svc.acks.due_in(request.period)
+
+
+async def note_reads_later(svc: Croupier, request: NoteReadsLater) -> None:
+    """How far the channels were read, written with the next write (or a flush), none of its own."""
+    svc.acks.note_reads(request.reads)
+
+
 async def flushed(svc: Croupier, request: Flush) -> int:
     """Write the waiting acknowledgements now (the bot is idle, or stopping); answers how many."""
     if not len(svc.acks):
@@ -47,7 +60,7 @@ async def flushed(svc: Croupier, request: Flush) -> int:
 
 async def undeliverable(svc: Croupier, request: Undeliverable) -> None:
     now = svc.clock()
-    await svc.store.run(lambda uow: _marked(uow, request.log_id, "undeliverable", now))
+    await svc.store.run(svc.riding(lambda uow: _marked(uow, request.log_id, "undeliverable", now)))
 
 
 async def pending(svc: Croupier, request: PendingDeliveries) -> list[forum.Pending]:
@@ -70,7 +83,7 @@ async def closing_done(svc: Croupier, request: ClosingDone) -> None:
     """A step of a finished game's thread closing is done (``"thread"``: archived and locked;
     ``"result"``: the home's result line posted or not needed): no start redoes it."""
     now = svc.clock()
-    await svc.store.run(lambda uow: forum.closing_done(uow, request.game_id, request.step, now))
+    await svc.store.run(svc.riding(lambda uow: forum.closing_done(uow, request.game_id, request.step, now)))
 
 
 async def catch_up_points(svc: Croupier, request: CatchUpPoints) -> tuple[CatchUpPoint, ...]:
@@ -112,6 +125,8 @@ def _marked(uow: UnitOfWork, log_id: int, state: str, now: datetime) -> None:
 HANDLERS: Handlers = {
     Delivered: delivered,
     Waiting: waiting,
+    DueIn: due_in,
+    NoteReadsLater: note_reads_later,
     Flush: flushed,
     Undeliverable: undeliverable,
     PendingDeliveries: pending,

@@ -300,6 +300,21 @@ class Waiting(Request[int]):
 
 
 @dataclass(frozen=True)
+class DueIn(Request[float]):
+    """Seconds until the waiting acknowledgements need a transaction of their own, when no write
+    carries them within ``period`` seconds."""
+
+    period: float
+
+
+@dataclass(frozen=True)
+class NoteReadsLater(Request[None]):
+    """How far a front end has read its channels, written with the process's next write (or a flush)."""
+
+    reads: Mapping[tuple[str, str], str]
+
+
+@dataclass(frozen=True)
 class PendingDeliveries(Request[list[Pending]]):
     """Answers logged before ``before`` whose delivery was never acknowledged, in log order."""
 
@@ -378,6 +393,7 @@ __all__ = [
     "Defaults",
     "Delivered",
     "Disqualify",
+    "DueIn",
     "Export",
     "FinalState",
     "Flush",
@@ -390,6 +406,7 @@ __all__ = [
     "Move",
     "NewTournament",
     "NoteReads",
+    "NoteReadsLater",
     "OpenGame",
     "Pending",
     "PendingClosings",
