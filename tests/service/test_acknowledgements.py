@@ -34,7 +34,7 @@ class Monotonic:
 
 
 def tracked_table(store: Store, clock: Monotonic) -> Table:
-    croupier = Croupier(store=store, dice_factory=scripted([3, 4, 5]), _acks=Acknowledgements(clock))
+    croupier = Croupier(store=store, dice_factory=scripted([3, 4, 5]), acks=Acknowledgements(clock))
     return Table(croupier)
 
 
@@ -121,5 +121,5 @@ async def test_channel_reads_ride_on_the_next_write(store: Store) -> None:
     (transaction,) = trips.transactions
     assert any(s.startswith("INSERT INTO channel_reads") for s in transaction.statements)
     assert (await table.croupier.handle(Waiting())) == 0
-    (point,) = await table.croupier.catch_up_points()
+    (point,) = await table.croupier.handle(CatchUpPoints())
     assert point.read == "777"
