@@ -12,7 +12,7 @@ from sqlalchemy import select
 from bot.discord.options import ACKNOWLEDGE_AFTER_SECONDS
 from bot.service.acknowledgements import Acknowledgements
 from bot.service.croupier import Croupier
-from bot.service.requests import Delivered, DueIn, Flush, Move, NoteReadsLater, Waiting
+from bot.service.requests import CatchUpPoints, Delivered, DueIn, Flush, Move, NoteReadsLater, Waiting
 from bot.store import Store
 from bot.store.repositories.tables import log_t
 from engine.game import Join
