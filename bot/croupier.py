@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
 from typing import Any, TypeVar
 
-from bot import forum, odds_tables
+from bot import forum, odds_tables, topics
 from bot.acknowledgements import Acknowledgements, flush, riding
 from bot.actions import (
     ChangeSettings,
@@ -924,29 +924,12 @@ class Croupier:
         )
         return Reply(ok=True, lines=(self.narrator.line("help.rules", {}, lang, game=game),), language=lang)
 
-    async def info_reply(self, msg: Incoming, topic: str) -> Reply:
-        """What a game explains about one of its topics (``/jokers``): the open game's, if it knows the
-        topic; else the game that does, as it would be opened without options."""
-        channel = await self._channel(msg)
-        lang = language_of(channel)
-        record, game = channel.game, self._game_of(channel)
-        explaining = GAMES.explaining(topic, game)
-        if explaining is None:
-            return self.narrator.refusal(InvalidCommand("unknown_command", command=topic), lang)
-        if game is not None and explaining is not game:  # Killer has no jokers: the owner says so
-            facts = {"game": self.narrator.line("game.title", {}, lang, game=game)}
-            line = self.narrator.line(f"info.{topic}.elsewhere", facts, lang, game=explaining)
-            return Reply(ok=True, lines=(line,), language=lang)
-        state = explaining.load(record.snapshot) if record is not None and explaining is game else None
-        lines = tuple(
-            self.narrator.line(line.key, line.facts, lang, game=explaining)
-            for line in explaining.info(state, topic)
+    async def info_reply(self, msg: Incoming, topic: str = "") -> Reply:
+        """The channel's game's topic (``/info odds``), or the list of its topics (:mod:`bot.topics`)."""
+        where = (msg.guild, msg.channel, msg.home)
+        return await self.store.run(
+            lambda uow: topics.answer_in(uow, self.narrator, *where, topic), read_only=True
         )
-        return Reply(ok=True, lines=lines, language=lang)
-
-    async def jokers_reply(self, msg: Incoming) -> Reply:
-        """The ``jokers`` topic (``/jokers``, Discord's joker overview)."""
-        return await self.info_reply(msg, "jokers")
 
     async def say_error(self, msg: Incoming, code: str, **facts: Any) -> Reply:
         """A refusal the front end found (an unknown command, a malformed line), in the channel's language."""
@@ -968,6 +951,11 @@ class Croupier:
         open game's jokers or seated players, or the options of the game ``kind``. Reads only."""
         if what == "options":
             return suggested_options(kind, typed)
+        if what == "topics":
+            where = (msg.guild, msg.channel, msg.home)
+            return await self.store.run(
+                lambda uow: topics.suggestions_in(uow, self.narrator, *where, typed), read_only=True
+            )
         if what not in WHAT:
             raise ValueError(f"nothing to suggest for {what!r}; known: {', '.join(WHAT)}")
         return await self.store.run(
