@@ -49,7 +49,7 @@ def answer(narrator: Narrator, channel: ChannelState, asked: str) -> Reply:
         topic = _find(narrator, game, asked, lang)
         if topic is not None:
             return _explained(narrator, game, topic, game.load(record.snapshot), lang)
-        owner = next((g for g in _ordered(channel) if _find(narrator, g, asked, lang)), None)
+        owner = next((g for g in _ordered(channel) if _named(g, asked)), None)
         if owner is not None:
             return _elsewhere(narrator, game, owner, asked, lang)
         return _unknown(narrator, asked, offered(narrator, channel), lang)
@@ -123,10 +123,19 @@ def _topics(channel: ChannelState) -> list[tuple[Game[Any], Topic]]:
 def _find(narrator: Narrator, game: Game[Any], asked: str, lang: str) -> Topic | None:
     """The game's topic ``asked`` names: its name, or its title in the channel's language."""
     key = fold(asked)
-    for topic in game.topics:
-        if key in (fold(topic.name), fold(narrator.line(topic.title, {}, lang, game=game, literal=True))):
-            return topic
-    return None
+    named = _named(game, asked)
+    if named is not None:
+        return named
+    titled = (
+        t for t in game.topics if fold(narrator.line(t.title, {}, lang, game=game, literal=True)) == key
+    )
+    return next(titled, None)
+
+
+def _named(game: Game[Any], asked: str) -> Topic | None:
+    """The game's topic by its name (another game's topics are known by name only)."""
+    key = fold(asked)
+    return next((topic for topic in game.topics if fold(topic.name) == key), None)
 
 
 def _explained(
@@ -170,7 +179,7 @@ def _entry(narrator: Narrator, game: Game[Any], topic: Topic, lang: str, *, name
 def _elsewhere(narrator: Narrator, game: Game[Any], owner: Game[Any], asked: str, lang: str) -> Reply:
     """A topic of another game than the open one: the owner's own sentence where it declares one
     ("Killer is played without jokers"), else the croupier's."""
-    topic = _find(narrator, owner, asked, lang)
+    topic = _named(owner, asked)
     assert topic is not None
     here = narrator.line("game.title", {}, lang, game=game)
     if topic.elsewhere:
