@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -97,4 +97,8 @@ async def aussteigen(interaction: discord.Interaction[Any]) -> None:
 
 
 def commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
-    return [Durchgang(), Joker(), mitmachen, aussteigen]
+    durchgang = Durchgang()
+    # The games as registered when the tree is built, not when this module was first imported: a game
+    # installed since (a plugin) is a choice of /durchgang öffnen once the commands are synced.
+    durchgang.oeffnen._params["spiel"].choices = cast(list[app_commands.Choice[Any]], game_choices())
+    return [durchgang, Joker(), mitmachen, aussteigen]
