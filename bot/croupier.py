@@ -91,7 +91,7 @@ from bot.store import (
     Tournament,
     UnitOfWork,
 )
-from bot.suggestions import WHAT, Suggestion, suggestions_in
+from bot.suggestions import WHAT, Suggestion, picked_line_in, suggestions_in
 from bot.suggestions import options as suggested_options
 from bot.verify import Report, verify_in
 from bot.warm_channels import WarmChannels
@@ -253,6 +253,13 @@ class Croupier:
         line that holds no command, or a channel without a game, gets a refusal rather than silence."""
         request = Typed.of(msg.text, required=True)
         return await self._guarded(msg, lambda: self._move(msg, request))
+
+    async def pick(self, msg: Incoming, what: str, picked: str) -> Reply:
+        """A list picked from what the open game offers for ``what`` (Discord's ``/joker wählen``), sent
+        as the line the game says it in (:func:`bot.suggestions.picked_line_in`)."""
+        where = (msg.guild, msg.channel, msg.home)
+        line = await self.store.run(lambda uow: picked_line_in(uow, *where, what, picked), read_only=True)
+        return await self.handle_command_text(replace(msg, text=line))
 
     async def execute(self, msg: Incoming, command: Command) -> Reply:
         """Apply a command a front end built (a slash command, the console's /join …) exactly once."""

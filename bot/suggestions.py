@@ -50,6 +50,18 @@ def suggestions_in(
     return listing(offered, typed, none)
 
 
+def picked_line_in(uow: UnitOfWork, guild: str, channel: str, home: str, what: str, picked: str) -> str:
+    """The line a list picked from what the open game offers for ``what`` is said as, in the game's own
+    words (``Candidates.prefix``: "Joker: Rattenlord, ALL IN"); the list as it is where the game
+    offers nothing for ``what`` (the game then reads it as any typed line)."""
+    record = uow.channels.state(guild, channel, home).game
+    game = GAMES.get(record.kind) if record is not None else None
+    offered = (
+        game.suggest(game.load(record.snapshot), what) if record is not None and game is not None else None
+    )
+    return f"{offered.prefix} {picked}".strip() if offered is not None else picked.strip()
+
+
 def _players(narrator: Narrator, game: Game[Any], state: Any, lang: str) -> list[Suggestion]:
     found = []
     for seat in game.table(state):

@@ -164,13 +164,16 @@ class Candidates:
     ``values``, shown as they are, for a comma list of at most ``limit`` of them (0: no limit), each
     item completed in turn; ``none`` is the word that means an empty list, offered while nothing is
     listed and labelled by the catalogue key ``none_label``. Matching what was typed is the front
-    end's business (folding, how many fit on a screen); the game only says what there is.
+    end's business (folding, how many fit on a screen); the game only says what there is. ``prefix``
+    is what a picked list is said after (Die verflixte 6!'s ``Joker:``): a front end's picker sends
+    ``prefix`` and the list as one line, read as if typed.
     """
 
     values: tuple[str, ...] = ()
     limit: int = 0
     none: str = ""
     none_label: str = ""
+    prefix: str = ""
 
 
 State = TypeVar("State")

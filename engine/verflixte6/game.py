@@ -120,7 +120,9 @@ class Verflixte6:
         none at all ("Joker: keine"), so autocomplete offers only lines the game accepts (V6-S2)."""
         if what != "jokers":
             return None
-        return Candidates(tuple(enabled_jokers(state)), MAX_JOKERS, words.NO_JOKERS, "choice.no_jokers")
+        return Candidates(
+            tuple(enabled_jokers(state)), MAX_JOKERS, words.NO_JOKERS, "choice.no_jokers", words.JOKERS_PREFIX
+        )
 
     def summary(self, state: Durchgang) -> dict[str, Any]:
         return {"players": {p.id: {"role": p.role, "points": p.points} for p in state.participants}}

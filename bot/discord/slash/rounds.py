@@ -77,9 +77,10 @@ class Joker(app_commands.Group):
     @app_commands.describe(**described("jokers"))
     @app_commands.autocomplete(jokers=suggest.jokers)
     async def waehlen(self, interaction: discord.Interaction[Any], jokers: str) -> None:
-        """Exactly the forum line ``Joker: A, B, C``, so the engine reads it as if typed."""
+        """The picked jokers said as the game says a list of them (``Joker: A, B, C``: its
+        ``Candidates.prefix``), so the engine reads it as if typed."""
         front = front_of(interaction)
-        await front.command(interaction, front.croupier.handle_command_text, text=f"Joker: {jokers}")
+        await front.command(interaction, lambda msg: front.croupier.pick(msg, "jokers", jokers))
 
 
 @app_commands.command(**command("mitmachen"))
