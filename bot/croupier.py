@@ -909,7 +909,7 @@ class Croupier:
         return await self.store.run(lambda uow: verify_in(uow, game_id=game_id), read_only=True)
 
     async def help_reply(self, msg: Incoming) -> Reply:
-        """The commands of this front end — those of topics the open game has not left out (no /jokers
+        """The commands of this front end — those of topics the open game has not left out (no /joker wählen
         in a Killer game) — and the words of the open game."""
         channel = await self._channel(msg)
         lang = language_of(channel)
