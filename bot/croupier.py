@@ -91,7 +91,7 @@ from bot.store import (
     Tournament,
     UnitOfWork,
 )
-from bot.suggestions import WHAT, Suggestion, picked_line_in, suggestions_in
+from bot.suggestions import Suggestion, picked_line_in, suggestions_in
 from bot.suggestions import options as suggested_options
 from bot.verify import Report, verify_in
 from bot.warm_channels import WarmChannels
@@ -955,7 +955,9 @@ class Croupier:
 
     async def suggest(self, msg: Incoming, what: str, typed: str, *, kind: str = "") -> list[Suggestion]:
         """Choices for an option being typed (Discord's autocomplete), in the channel's language: the
-        open game's jokers or seated players, or the options of the game ``kind``. Reads only."""
+        open game's seated players (``players``), the options of the game ``kind`` (``options``), the
+        channel's game's topics (``topics``), or what the open game offers for ``what`` (``Game.suggest``;
+        none where it offers nothing). Reads only."""
         if what == "options":
             return suggested_options(kind, typed)
         if what == "topics":
@@ -963,8 +965,6 @@ class Croupier:
             return await self.store.run(
                 lambda uow: topics.suggestions_in(uow, self.narrator, *where, typed), read_only=True
             )
-        if what not in WHAT:
-            raise ValueError(f"nothing to suggest for {what!r}; known: {', '.join(WHAT)}")
         return await self.store.run(
             lambda uow: suggestions_in(uow, self.narrator, msg.guild, msg.channel, msg.home, what, typed),
             read_only=True,

@@ -18,7 +18,6 @@ from bot.store import UnitOfWork
 from engine.commands import closest, fold
 from engine.game import Candidates, Game, OptionSpec
 
-WHAT = ("jokers", "players", "options", "topics")
 SHOWN_MAX = 25  # Discord shows at most 25 choices
 TEXT_MAX = 100  # … each name and value at most 100 characters long
 
