@@ -39,6 +39,7 @@ def suggestions_in(
 
 
 def answer(narrator: Narrator, channel: ChannelState, asked: str) -> Reply:
+    """``/info`` (``asked`` empty) or ``/info asked`` in a channel, as the module says."""
     lang = language_of(channel)
     asked = asked.strip()
     record = channel.game
