@@ -11,7 +11,7 @@ import pytest
 
 from bot.discord.commands import DiscordSpelling
 from bot.games import GAMES
-from bot.rendering import Narrator
+from bot.service.rendering import Narrator
 from tests.discord.helpers import Table, embeds_of, note, synced_ids
 from tests.discord_emulator import InteractionResponse
 from tests.games.plugins import pig_plugin  # noqa: F401  (the fixture)

@@ -1,7 +1,7 @@
 """Choices for an option while it is being typed (Discord's autocomplete): what the open game offers
 for it (a comma list of jokers, say, its last item completed); the seated players, by id; a game's
 options and their values; and the word a mistyped one probably meant (the topics of
-:mod:`bot.topics`). Read-only: a suggestion changes nothing, and a front end shows what it is given.
+:mod:`bot.service.topics`). Read-only: a suggestion changes nothing, and a front end shows what it is given.
 No game is named here: each says what it offers (``Game.suggest``, ``Game.topics``).
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.games import GAMES, language_of
 from bot.option_words import Word, pairs, split
-from bot.rendering import Narrator
+from bot.service.rendering import Narrator
 from bot.store import UnitOfWork
 from engine.commands import closest, fold
 from engine.game import Candidates, Game, OptionSpec

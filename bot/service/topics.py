@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games import GAMES, language_of
-from bot.rendering import Narrator
 from bot.replies import Reply
+from bot.service.rendering import Narrator
+from bot.service.suggestions import Suggestion, fitting, nearest
 from bot.store import ChannelState, UnitOfWork
-from bot.suggestions import Suggestion, fitting, nearest
 from engine.commands import fold
 from engine.game import Game, Topic
 
