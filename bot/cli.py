@@ -374,6 +374,7 @@ def _verify(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     from bot.corrections import audit_lines
     from bot.croupier import Croupier
+    from bot.markup import plain
     from bot.texts import render
 
     async def body(store: Store) -> int:
@@ -381,7 +382,7 @@ def _audit(args: argparse.Namespace) -> int:
         found = await croupier.audit(args.game)
         if found is None:
             return _fail(render("common.audit_unknown_game", {"id": args.game}, "en"))
-        print("\n".join(audit_lines(found, croupier.narrator)))
+        print("\n".join(plain(line) for line in audit_lines(found, croupier.narrator)))
         return 0
 
     return _with_store(args, body)

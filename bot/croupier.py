@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
 from typing import Any, TypeVar
 
-from bot import forum, odds_tables
+from bot import forum, markup, odds_tables
 from bot.acknowledgements import Acknowledgements, flush, riding
 from bot.actions import (
     ChangeSettings,
@@ -73,7 +73,6 @@ from bot.once import OncePer
 from bot.open_kinds import OpenKinds
 from bot.rendering import Narrator, Table
 from bot.replies import Attachment, Live, Reply
-from bot.spelling import ConsoleSpelling, Spelling
 from bot.standings import standings_of
 from bot.store import (
     CatchUpPoint,
@@ -202,7 +201,6 @@ class Croupier:
     dice_factory: DiceFactory | None = None
     seed_source: Callable[[str, int, int], bytes] | None = None
     clock: Clock = field(default=lambda: datetime.now(UTC))
-    spelling: Spelling = field(default_factory=ConsoleSpelling)
     web_base_url: str = "http://127.0.0.1:8080"  # where /settings web=on says the pages are (WEB_BASE_URL)
     boards: bool = True  # replies carry the board of the player to act; the console draws none
     _locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
@@ -214,7 +212,7 @@ class Croupier:
 
     @cached_property
     def narrator(self) -> Narrator:
-        return Narrator(self.spelling, boards=self.boards)
+        return Narrator(boards=self.boards)
 
     @property
     def verifiable(self) -> bool:
@@ -791,8 +789,9 @@ class Croupier:
             return self.narrator.simple("common.no_tournament", {}, lang)
         if not table.rows:
             return self.narrator.simple("common.no_results", {"name": table.tournament}, lang)
-        lines = tuple(to_markdown(table).rstrip().splitlines())
-        return Reply(ok=True, lines=lines, title=table.tournament, language=lang, standings=table)
+        lines = tuple(markup.escaped(line) for line in to_markdown(table).rstrip().splitlines())
+        title = markup.typed(table.tournament)
+        return Reply(ok=True, lines=lines, title=title, language=lang, standings=table)
 
     async def standings_table(self, channel: str, tournament: str | None = None) -> StandingsTable | None:
         """A tournament's table (``croupier export``): the channel's current one, or the tournament
@@ -862,7 +861,7 @@ class Croupier:
         note = self.narrator.line("discord.export_ready", {"name": table.tournament, "format": fmt}, lang)
         return Reply(
             ok=True,
-            lines=tuple(text.splitlines()),
+            lines=tuple(markup.escaped(line) for line in text.splitlines()),
             title=note,
             language=lang,
             attachment=Attachment(table.tournament, fmt, text),
@@ -907,9 +906,8 @@ class Croupier:
         channel = await self._channel(msg)
         lang = language_of(channel)
         game = self._game_of(channel)
-        listing = ", ".join(self.spelling.listing(lang, game.topics if game is not None else None))
-        # The listing is the front end's own (Discord's command mentions): nothing in it to escape.
-        lines = [self.narrator.line("common.help", {"commands": listing}, lang, literal=True)]
+        listing = markup.listing(game.topics if game is not None else None)  # each front end's own
+        lines = [self.narrator.line("common.help", {"commands": listing}, lang)]
         if game is not None:
             lines.append(self.narrator.line("help.words", {}, lang, game=game))
         return Reply(ok=True, lines=tuple(lines), language=lang)
