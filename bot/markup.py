@@ -198,10 +198,10 @@ class Speller:
         return f"/{key}"
 
     def code(self, text: str) -> str:
-        return text
+        return f"`{text}`"  # in plain text as people write code and emphasis
 
     def strong(self, text: str) -> str:
-        return text
+        return f"**{text}**"
 
     def help_listing(self, lang: str, topics: Collection[str] | None) -> str:
         return ""

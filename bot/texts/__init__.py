@@ -336,7 +336,7 @@ def _word(lang: str, value: Any, args: list[str], scope: Scope | None = None) ->
     ("Summe der Ergebnisse"), the game's own over the shared one; the code itself where neither has a
     word."""
     group = args[0] if args and args[0] else "word"
-    return catalogue(lang, scope).get(f"{group}.{value}", str(value))
+    return catalogue(lang, scope).get(f"{group}.{value!s}") or markup.escaped(str(value))
 
 
 def _words_and(lang: str, value: Any, args: list[str], scope: Scope | None = None) -> str:
@@ -344,7 +344,8 @@ def _words_and(lang: str, value: Any, args: list[str], scope: Scope | None = Non
     → "Terminator, Zombie et jets mythiques" (the game's ``mode.<code>``); the second argument is what
     an empty list says."""
     group = args[0] if args and args[0] else "word"
-    items = [_word(lang, item, [group], scope) for item in _items(value)]
+    codes = value if isinstance(value, (list, tuple)) else [value] if value not in (None, "") else []
+    items = [_word(lang, str(code), [group], scope) for code in codes]  # codes, not their spans
     if not items:
         return args[1] if len(args) > 1 else ""
     return _joined(lang, items, _AND.get(lang, _AND["en"]))

@@ -19,7 +19,7 @@ from bot.store.repositories.tables import SETTING_FIELDS
 from bot.texts import CONSOLE_COMMANDS, LANGUAGES, placeholder, render
 from engine.errors import InvalidCommand
 from engine.game import Close
-from tests.service.helpers import MODERATOR, Table
+from tests.service.helpers import MODERATOR, Table, seen
 
 # A valid value per key, by the kind of value the help shows for it.
 SAMPLES = {"ROLE": "Croupier", "SECONDS": "90"}
@@ -86,7 +86,7 @@ async def test_help_lists_the_commands_and_the_open_games_words(store: Store, la
     assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
     for kind in ("verflixte6", "killer"):
         assert (await table.open(kind)).ok
-        reply = await table.croupier.help_reply(table.msg("anna"))
+        reply = seen(await table.croupier.help_reply(table.msg("anna")))
         listing = ", ".join(ConsoleSpelling().listing(lang, GAMES[kind].topics))
         words = render("help.words", {}, lang, scope=scope_of(GAMES[kind]))
         assert reply.lines == (render("common.help", {"commands": listing}, lang), words)
@@ -104,7 +104,7 @@ async def test_the_help_lists_the_joker_commands_only_where_jokers_are_played(
     assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
 
     async def commands() -> list[str]:
-        reply = await table.croupier.help_reply(table.msg("anna"))
+        reply = seen(await table.croupier.help_reply(table.msg("anna")))
         everything = ", ".join(ConsoleSpelling().listing(lang))
         prefix, suffix = render("common.help", {"commands": everything}, lang).split(everything)
         return reply.lines[0].removeprefix(prefix).removesuffix(suffix).split(", ")
