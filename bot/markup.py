@@ -57,6 +57,8 @@ class Marked(str):
         return made
 
     def __format__(self, spec: str) -> str:
+        if spec == "code":
+            return code(self)
         return span(self.kind, *self.args, str(self)) if not spec else str(self).__format__(spec)
 
     def rewrap(self, text: str) -> str:
