@@ -32,17 +32,22 @@ async def test_one_service_spells_for_discord_the_console_and_the_web(table: Tab
         await table.slash_message(p.moni, "durchgang", {"spiel": "verflixte6"}, subcommand="oeffnen")
         await table.slash_message(p.anna, "mitmachen")
         joined = await table.slash_message(bennie, "mitmachen")
-        assert SHOWN != NICK and SHOWN in joined.text()
+        assert SHOWN != NICK
+        assert SHOWN in joined.text()
         assert story(joined)[0] == table.says("v6.joined", name=NICK, position=2)
         never_pings_broadly(joined)
 
         # The console, on the same service while the Discord front end runs: its own commands, names as typed.
         opened = await console.handle("mod: /open verflixte6")
-        assert opened is not None and opened.ok
-        assert "/join" in opened.text and "</" not in opened.text
+        assert opened is not None
+        assert opened.ok
+        assert "/join" in opened.text
+        assert "</" not in opened.text
         signed_up = await console.handle(f"{NICK}: /join")
-        assert signed_up is not None and signed_up.ok
-        assert NICK in signed_up.text and SHOWN not in signed_up.text
+        assert signed_up is not None
+        assert signed_up.ok
+        assert NICK in signed_up.text
+        assert SHOWN not in signed_up.text
         assert "\\" not in signed_up.text
 
         # Discord again, after the console: still Discord's spelling (command mentions, escapes).
@@ -76,4 +81,6 @@ async def test_one_service_spells_for_discord_the_console_and_the_web(table: Tab
     finally:
         await client.close()
     assert html.escape(NICK, quote=False) in page
-    assert NICK not in page and SHOWN not in page and html.escape(SHOWN, quote=False) not in page
+    assert NICK not in page
+    assert SHOWN not in page
+    assert html.escape(SHOWN, quote=False) not in page
