@@ -10,11 +10,11 @@ import html
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.console import Console
-from bot.croupier import Incoming
+from bot.console.terminal import Console
 from bot.discord import escape
-from bot.pages import Pages
+from bot.service.croupier import Incoming
 from bot.web import make_app
+from bot.web.pages import Pages
 from tests.discord.helpers import Table, never_pings_broadly, says, story
 
 NICK = "*ben*_<@&1>"

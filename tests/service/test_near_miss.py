@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.croupier import Croupier
 from bot.games import GAMES
 from bot.markup import plain
-from bot.rendering import Narrator
+from bot.service.croupier import Croupier
+from bot.service.rendering import Narrator
 from bot.store import Store
 from engine.game import Join, Start
 from tests.dice import scripted

@@ -10,8 +10,8 @@ from typing import Any
 
 from bot import markup
 from bot.discord.escape import name
-from bot.pages import _move, web_line
 from bot.store import LogEntry
+from bot.web.pages import _move, web_line
 
 NOW = datetime(2026, 12, 2, 20, 0, tzinfo=UTC)
 
