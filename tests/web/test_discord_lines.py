@@ -5,6 +5,8 @@ the same."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, datetime
 from typing import Any
 
@@ -86,3 +88,15 @@ def test_a_backtick_in_a_name_is_text_not_code() -> None:
     neutral = markup.template("Seed von {p}: `{s}`").format(p=markup.outside(typed), s=markup.outside("5eed"))
     shown = _move(entry("discord:17", neutral, neutral=True), {}).lines
     assert shown == ((f"Seed von {typed}: ", "5eed", ""),)
+
+
+def test_the_web_the_service_and_the_console_load_without_the_discord_front_end() -> None:
+    """The pages read the neutral log entries themselves: serving them (or the console) loads nothing
+    of the Discord front end."""
+    code = (
+        "import sys, bot.web.pages, bot.web.app, bot.web.server, bot.service.croupier, bot.console.terminal\n"
+        "print(sorted(m for m in sys.modules if m.startswith('bot.discord')))"
+    )
+    command = [sys.executable, "-c", code]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.strip() == "[]"
