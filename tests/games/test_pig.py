@@ -22,7 +22,7 @@ from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, render
 from tests.dice import scripted
 from tests.games.pig import GAME as PIG
-from tests.service.helpers import Table
+from tests.service.helpers import Table, seen
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY_POINT = "[croupier.games]\npig = tests.games.pig:GAME\n"
@@ -119,14 +119,14 @@ async def test_pig_explains_its_own_topic_and_leaves_the_default_game_to_the_cro
     croupier = Croupier(store=store, dice_factory=scripted([]))
     table = Table(croupier)
     assert GAMES.default is GAMES["verflixte6"]  # Pig declares itself no default
-    rules = await croupier.rules_reply(table.msg("anna"))  # no game was ever played here
+    rules = seen(await croupier.rules_reply(table.msg("anna")))  # no game was ever played here
     assert rules.lines == (render("help.rules", {}, "de", str, CONSOLE_COMMANDS, scope_of(GAMES.default)),)
     assert GAMES.explaining("odds") is PIG
-    assert (await croupier.info_reply(table.msg("anna"), "odds")).lines == (
+    assert seen(await croupier.info_reply(table.msg("anna"), "odds")).lines == (
         says("info.odds", "de", target=30),
     )
     assert (await table.open("pig", {"target": "50"})).ok
-    odds = await croupier.info_reply(table.msg("anna"), "odds")
+    odds = seen(await croupier.info_reply(table.msg("anna"), "odds"))
     assert odds.lines == (says("info.odds", target=50),)  # the open game's own target, in its language
 
 
