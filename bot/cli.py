@@ -373,6 +373,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
+    from bot.markup import plain
     from bot.service.croupier import Croupier
     from bot.service.requests import AuditOf
     from bot.texts import render
@@ -381,7 +382,7 @@ def _audit(args: argparse.Namespace) -> int:
         lines = await Croupier(store=store).handle(AuditOf(args.game))
         if lines is None:
             return _fail(render("common.audit_unknown_game", {"id": args.game}, "en"))
-        print("\n".join(lines))
+        print("\n".join(plain(line) for line in lines))
         return 0
 
     return _with_store(args, body)

@@ -26,7 +26,7 @@ from bot.games import GAMES, scope_of
 from bot.replies import Reply
 from bot.service.croupier import Croupier
 from bot.service.requests import FinalState, Incoming, Line, Moderate, Move, OpenGame
-from bot.spelling import ConsoleSpelling
+from bot.spelling import CONSOLE
 from bot.store import GameRecord, Store
 from bot.texts import render
 from engine.dice import ScriptedDice
@@ -145,7 +145,7 @@ def _check_options(script: Script) -> None:
         game.open(script.options)
     except CroupierError as error:
         each = error.errors if isinstance(error, InvalidOptions) else (error,)
-        commands, scope = ConsoleSpelling().commands("en"), scope_of(game)
+        commands, scope = CONSOLE.commands("en"), scope_of(game)
         said = [
             render(f"error.{one.code}", dict(one.facts), "en", commands=commands, scope=scope) for one in each
         ]
@@ -194,7 +194,7 @@ async def _play(script: Script, store: Store) -> dict[str, Any]:
     game = GAMES[script.game]
     replies: list[dict[str, Any]] = []
     for number, line in enumerate(script.lines, start=1):
-        reply = await croupier.handle(Line(message(line.sender, line.text)))
+        reply = (await croupier.handle(Line(message(line.sender, line.text)))).spelled(CONSOLE)
         if _out_of_dice(reply):
             raise ScriptError(f"lines[{number - 1}] ({line.sender!r}: {line.text!r}): the dice ran out", 3)
         if reply.silent:
@@ -259,6 +259,7 @@ def _out_of_dice(reply: Reply) -> bool:
 
 
 def _setup_failure(step: int, script: Script, reply: Reply) -> str:
+    reply = reply.spelled(CONSOLE)
     if step == 0:
         return f"options: {reply.text}"
     if step <= len(script.players):

@@ -51,6 +51,7 @@ from bot.service.requests import (
     Undo,
     Verify,
 )
+from bot.spelling import CONSOLE
 from bot.store import StoreUnavailable
 from bot.texts import has, render
 from engine.game import Close, Command, Join, Leave, Remove, Skip, Start
@@ -122,7 +123,7 @@ class Console:
             is_admin=name in self.admins,
         )
         try:
-            reply = await self._dispatch(msg)
+            reply = (await self._dispatch(msg)).spelled(CONSOLE)
         except StoreUnavailable:
             return Answer(line_id, False, render("error.store_unavailable", {}, "de"))
         return Answer(line_id, reply.ok, self._with_hint(reply, name), silent=reply.silent)
@@ -139,7 +140,7 @@ class Console:
     async def _refuse(self, line_id: str, code: str) -> Answer:
         msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")
         try:
-            reply = await self.croupier.handle(Refuse(msg, code))
+            reply = (await self.croupier.handle(Refuse(msg, code))).spelled(CONSOLE)
         except StoreUnavailable:
             return Answer(line_id, False, render(f"error.{code}", {}, "de"))
         return Answer(line_id, False, reply.text)
@@ -150,13 +151,19 @@ class Console:
         msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")
         try:
             facts = {"limit": LINE_MAX, "length": length}
-            reply = await self.croupier.handle(Refuse(msg, "line_too_long", facts))
+            reply = (await self.croupier.handle(Refuse(msg, "line_too_long", facts))).spelled(CONSOLE)
         except StoreUnavailable:
             return Answer(line_id, False, too_long_text(length))
         return Answer(line_id, False, reply.text)
 
     async def _dispatch(self, msg: Incoming) -> Reply:
-        return await self.croupier.handle(self._request(msg))
+        request = self._request(msg)
+        reply = await self.croupier.handle(request)
+        verb = _words(msg.text)[0].lower() if msg.text.startswith("/") else ""
+        if isinstance(request, Info) and verb != "/info" and reply.error_code == "unknown_topic":
+            # A topic's name typed as a command (``/jokers``, ``/odds``) that no game explains.
+            return await self.croupier.handle(Refuse(msg, "unknown_command", {"command": verb}))
+        return reply
 
     def _request(self, msg: Incoming) -> Request[Reply]:
         """What a console line asks of the service: a chat line, or a slash command's request."""
@@ -171,7 +178,8 @@ class Console:
             return Move(msg, command)
         build = _REQUESTS.get(verb)
         if build is None:
-            return Refuse(msg, "unknown_command", {"command": verb})
+            # A topic's name typed as a command (``/jokers``, ``/odds``) is ``/info`` of it.
+            return Refuse(msg, "unknown_command", {"command": verb}) if args else Info(msg, verb[1:])
         return build(msg, args)
 
 
@@ -201,7 +209,7 @@ _REQUESTS: dict[str, Callable[[Incoming, list[str]], Request[Reply]]] = {
     "/settings": lambda msg, args: Moderate(msg, ChangeSettings(_options(msg, 1))),
     "/help": lambda msg, args: Help(msg),
     "/rules": lambda msg, args: Rules(msg),
-    "/jokers": lambda msg, args: Info(msg, "jokers"),
+    "/info": lambda msg, args: Info(msg, " ".join(args)),
     "/undo": lambda msg, args: Moderate(msg, Undo(" ".join(args))),
     "/adjust": _adjust,
     "/disqualify": lambda msg, args: Moderate(msg, Disqualify(*_name_and_reason(args))),

@@ -175,9 +175,9 @@ async def finish_closings(front: Front, guild_ids: Collection[int]) -> int:
     for closing in await front.croupier.handle(PendingClosings(front.started_at)):
         if closing.guild not in ours or not digits(closing.channel):
             continue  # another shard's guild
-        thread_id, reply = int(closing.channel), closing.reply
+        thread_id, reply = int(closing.channel), closing.reply.spelled(front.spelling)
         if closing.close:  # the table first, then the thread closes
-            front.live.redraw(reply, thread_id, front.commands(reply.language))
+            front.live.redraw(reply, thread_id, front.spelling.commands(reply.language))
         front.live.close(
             reply,
             thread_id,
@@ -193,10 +193,10 @@ async def finish_closings(front: Front, guild_ids: Collection[int]) -> int:
 
 
 def _redeliver(front: Front, channel_id: int, pending: Pending) -> None:
-    reply = pending.reply
+    reply = pending.reply.spelled(front.spelling)
     tracked = Tracked.of(pending.log_id, pending.message_id, pending.logged_at)
     if reply.thread_title and reply.live is not None:  # a thread's opening: its live table
-        front.live.redraw(reply, channel_id, front.commands(reply.language), tracked=tracked)
+        front.live.redraw(reply, channel_id, front.spelling.commands(reply.language), tracked=tracked)
         return
     reference = None
     if tracked.answering is not None:

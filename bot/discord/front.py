@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -59,7 +59,6 @@ from bot.service.requests import (
     might_be_command,
 )
 from bot.service.requests import Press as Pressed
-from bot.spelling import ConsoleSpelling, Spelling
 from bot.store import StoreUnavailable
 from engine.game import Join
 from engine.numbers import digits
@@ -98,17 +97,10 @@ class Recent:
 
 
 class Front:
-    def __init__(
-        self,
-        client: discord.Client,
-        croupier: Croupier,
-        options: BotOptions | None = None,
-        spelling: Spelling | None = None,
-    ) -> None:
+    def __init__(self, client: discord.Client, croupier: Croupier, options: BotOptions | None = None) -> None:
         options = options or BotOptions()
         self.client = client
         self.croupier = croupier
-        self.spelling = spelling or ConsoleSpelling()  # how replies name commands (mentions, once known)
         self._recent = Recent(RECENT_IDS)
         # channel id → the message carrying the live board, the most recently moved last. Bounded: a
         # forgotten board keeps its buttons, which still answer (the service checks the game's version).
@@ -133,10 +125,25 @@ class Front:
         self.reads = Reads(croupier, options.reads_noted_seconds, handed=self._acknowledged)
         self.reads_history = True  # False once the log said that nothing is caught up without content
         self.started_at: datetime | None = None
+        # Replies name the Discord commands, not the console's: as mentions once their ids are known.
+        from bot.discord.commands import DiscordSpelling  # it reads the slash commands, which use us
 
-    def commands(self, lang: str) -> Mapping[str, str]:
-        """How this front end's commands are typed (for the live table's sign-up hint)."""
-        return self.spelling.commands(lang)
+        self.spelling = DiscordSpelling(getattr(client, "command_ids", None))
+
+    async def ask(self, request: Request[Reply], then: Callable[[Reply], object] | None = None) -> Reply:
+        """A request through the service (``Croupier.handle``), its reply — in the neutral form of
+        :mod:`bot.markup` — spelled for Discord here, once: ``then`` gets it spelled while the channel is
+        still held, and so does the caller. (The few answers that carry replies inside data — the turn
+        clock's, a catch-up's — are spelled where they arrive, with the same ``spelling``.)"""
+        spelled: list[Reply] = []
+
+        def after(reply: Reply) -> None:
+            spelled.append(reply.spelled(self.spelling))
+            if then is not None:
+                then(spelled[0])
+
+        answered = await self.croupier.handle(request, then=after)
+        return spelled[0] if spelled else answered.spelled(self.spelling)
 
     def first_time(self, event_id: int) -> bool:
         """Whether this event (a message or an interaction) is new to this process (False for a
@@ -170,7 +177,7 @@ class Front:
             self.reads.saw(guild, message.channel.id, message.id)
 
         try:
-            await self.croupier.handle(Line(from_message(message, text)), then=then)
+            await self.ask(Line(from_message(message, text)), then=then)
         except StoreUnavailable as error:
             log.warning("store unavailable while handling message %s: %s", message.id, error)
             if might_be_command(text) and not catching_up and message.guild is not None:
@@ -263,7 +270,7 @@ class Front:
         after the reply itself."""
         if reply.live is None or not reply.ok or reply.private:
             return
-        self.live.redraw(reply, channel_id, self.commands(reply.language))
+        self.live.redraw(reply, channel_id, self.spelling.commands(reply.language))
         if reply.live.finished and closing:
             self.live.close(reply, channel_id, ended_at=self.croupier.clock())
 
@@ -325,7 +332,7 @@ class Front:
                 else:
                     self.answer_with(answer, reply, ephemeral=ephemeral, draw=draw)
 
-            await self.croupier.handle(ask(msg), then=then)
+            await self.ask(ask(msg), then=then)
         except Exception as error:
             await self.failed(interaction, error)
 
@@ -348,7 +355,7 @@ class Front:
             await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
             pressed = Pressed(msg, press.game, press.version, press.picked)
-            await self.croupier.handle(pressed, then=lambda reply: self.answer_with(answer, reply))
+            await self.ask(pressed, then=lambda reply: self.answer_with(answer, reply))
         except Exception as error:
             await self.failed(interaction, error)
 
@@ -375,7 +382,7 @@ class Front:
                 told = Outgoing.of(game_embeds(replace(reply, cards=())), nobody())
                 self.outbox.put(here, lambda: self.send_note(answer, told), lane=ANSWERS)
 
-            await self.croupier.handle(Move(msg, Join(msg.author_name)), then=then)
+            await self.ask(Move(msg, Join(msg.author_name)), then=then)
         except Exception as error:
             await self.failed(interaction, error)
 
@@ -445,7 +452,7 @@ class Front:
         for channel, reply in await self.croupier.handle(Tick(tracked=True, guilds=guilds)):
             if reply.duplicate or reply.silent or not reply.ok:
                 continue  # another process posted it, or the game moved on meanwhile
-            self.publish(int(channel), reply, "timeout:")
+            self.publish(int(channel), reply.spelled(self.spelling), "timeout:")
             posted += 1
         return posted
 
@@ -457,7 +464,7 @@ class Front:
             return 0
         reminders = await self.croupier.handle(Remind(guilds))
         for reminder in reminders:
-            self.publish(int(reminder.channel), reminder.reply)
+            self.publish(int(reminder.channel), reminder.reply.spelled(self.spelling))
         return len(reminders)
 
     async def tick(self) -> int:

@@ -48,7 +48,7 @@ async def open_game(
             if not plan.ok or plan.duplicate or not plan.thread_title:
                 front.answer_with(answer, plan)  # a refusal, or the game opened in place
 
-        plan = await front.croupier.handle(Moderate(msg, OpenGame(kind, options, plan=True)), then=answered)
+        plan = await front.ask(Moderate(msg, OpenGame(kind, options, plan=True)), then=answered)
         if not plan.ok or plan.duplicate or not plan.thread_title:
             return
         await _open_in_thread(front, answer, msg, kind, options, plan)
@@ -83,7 +83,7 @@ async def _open_in_thread(
         if not reply.ok or reply.duplicate or reply.live is None:
             return
         tracked = front.tracked(reply, msg.message_id)
-        front.live.redraw(reply, made.thread_id, front.commands(lang), tracked=tracked)
+        front.live.redraw(reply, made.thread_id, front.spelling.commands(lang), tracked=tracked)
         facts = {"title": escape.plain(reply.title), "thread": f"<#{made.thread_id}>"}
         pointer = Outgoing([], nobody(), content=texts.render("discord.thread.opened", facts, lang))
         front.outbox.put(
@@ -92,7 +92,7 @@ async def _open_in_thread(
 
     opening = OpenGame(kind, options, live_message=made.live_message)
     try:
-        reply = await front.croupier.handle(Moderate(there, opening), then=opened)
+        reply = await front.ask(Moderate(there, opening), then=opened)
     except BaseException:
         await threads.remove(front.client, made, placeholder)
         raise

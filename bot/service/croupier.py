@@ -38,7 +38,6 @@ from bot.service.rendering import Narrator
 from bot.service.requests import Handlers, InChannel, Incoming, Request
 from bot.service.thread_plans import ThreadPlans
 from bot.service.warm_channels import WarmChannels
-from bot.spelling import ConsoleSpelling, Spelling
 from bot.store import (
     ChannelState,
     Conflict,
@@ -78,7 +77,6 @@ class Croupier:
     dice_factory: DiceFactory | None = None
     seed_source: Callable[[str, int, int], bytes] | None = None
     clock: Clock = field(default=lambda: datetime.now(UTC))  # front ends time deliveries with it too
-    spelling: Spelling = field(default_factory=ConsoleSpelling)
     web_base_url: str = "http://127.0.0.1:8080"  # where /settings web=on says the pages are (WEB_BASE_URL)
     boards: bool = True  # replies carry the board of the player to act; the console draws none
     locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
@@ -91,7 +89,7 @@ class Croupier:
 
     @cached_property
     def narrator(self) -> Narrator:
-        return Narrator(self.spelling, boards=self.boards)
+        return Narrator(boards=self.boards)
 
     @property
     def verifiable(self) -> bool:

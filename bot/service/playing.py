@@ -45,7 +45,8 @@ from bot.service.moves import (
     reconsider,
 )
 from bot.service.rendering import Table
-from bot.service.requests import NOTHING_OPEN, Handlers, Incoming, Line, Move, Press
+from bot.service.requests import NOTHING_OPEN, Handlers, Incoming, Line, Move, Pick, Press
+from bot.service.suggestions import picked_line_in
 from bot.store import ChannelState, GameRecord, GameSave, NewLogEntry, ThreadGame, UnitOfWork
 from engine.errors import IllegalCommand, InvalidCommand
 from engine.game import Command, Game, Join, Seat
@@ -88,7 +89,16 @@ async def press(svc: Croupier, request: Press) -> Reply:
     return await _move(svc, request.msg, Pressed(request.game_id, request.version, request.picked))
 
 
-HANDLERS: Handlers = {Line: line, Move: move, Press: press}
+async def pick(svc: Croupier, request: Pick) -> Reply:
+    """A list picked from what the open game offers for ``what`` (Discord's ``/joker wählen``), sent
+    as the line the game says it in (:func:`bot.service.suggestions.picked_line_in`)."""
+    msg, what, picked = request.msg, request.what, request.picked
+    where = (msg.guild, msg.channel, msg.home)
+    said = await svc.store.run(lambda uow: picked_line_in(uow, *where, what, picked), read_only=True)
+    return await line(svc, Line(replace(msg, text=said), required=True))
+
+
+HANDLERS: Handlers = {Line: line, Move: move, Press: press, Pick: pick}
 
 
 async def _move(svc: Croupier, msg: Incoming, request: Request) -> Reply:

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot import markup
 from bot.exports import FORMATS, StandingsTable, to_markdown
 from bot.games import DEFAULT_LANGUAGE, GAMES, language_of
 from bot.replies import Attachment, Reply
+from bot.service import topics
 from bot.service.corrections import audit_in, audit_lines, corrections_reply
 from bot.service.requests import (
     AuditOf,
@@ -29,7 +31,7 @@ from bot.service.requests import (
     VerifyAll,
 )
 from bot.service.standings import standings_of
-from bot.service.suggestions import WHAT, Suggestion, suggestions_in
+from bot.service.suggestions import Suggestion, suggestions_in
 from bot.service.suggestions import options as suggested_options
 from bot.service.verify import Report, verify_in
 from bot.store import ChannelDefaults, ChannelState, GameRecord, Tournament, UnitOfWork
@@ -54,8 +56,9 @@ async def standings(svc: Croupier, request: Standings) -> Reply:
         return svc.narrator.simple("common.no_tournament", {}, lang)
     if not table.rows:
         return svc.narrator.simple("common.no_results", {"name": table.tournament}, lang)
-    lines = tuple(to_markdown(table).rstrip().splitlines())
-    return Reply(ok=True, lines=lines, title=table.tournament, language=lang, standings=table)
+    lines = tuple(markup.escaped(line) for line in to_markdown(table).rstrip().splitlines())
+    title = markup.typed(table.tournament)
+    return Reply(ok=True, lines=lines, title=title, language=lang, standings=table)
 
 
 async def tournaments(svc: Croupier, request: Tournaments) -> Reply:
@@ -102,7 +105,7 @@ async def export(svc: Croupier, request: Export) -> Reply:
     note = svc.narrator.line("discord.export_ready", {"name": table.tournament, "format": fmt}, lang)
     return Reply(
         ok=True,
-        lines=tuple(text.splitlines()),
+        lines=tuple(markup.escaped(line) for line in text.splitlines()),
         title=note,
         language=lang,
         attachment=Attachment(table.tournament, fmt, text),
@@ -134,15 +137,14 @@ async def verify(svc: Croupier, request: Verify) -> Reply:
 
 
 async def help_(svc: Croupier, request: Help) -> Reply:
-    """The commands of this front end — those of topics the open game has not left out (no /jokers
+    """The commands of this front end — those of topics the open game has not left out (no /joker wählen
     in a Killer game) — and the words of the open game."""
     msg = request.msg
     channel = await svc.channel(msg)
     lang = language_of(channel)
     game = _game_of(svc, channel)
-    listing = ", ".join(svc.spelling.listing(lang, game.topics if game is not None else None))
-    # The listing is the front end's own (Discord's command mentions): nothing in it to escape.
-    lines = [svc.narrator.line("common.help", {"commands": listing}, lang, literal=True)]
+    listing = markup.listing(None if game is None else [topic.name for topic in game.topics])
+    lines = [svc.narrator.line("common.help", {"commands": listing}, lang)]
     if game is not None:
         lines.append(svc.narrator.line("help.words", {}, lang, game=game))
     return Reply(ok=True, lines=tuple(lines), language=lang)
@@ -159,25 +161,10 @@ async def rules(svc: Croupier, request: Rules) -> Reply:
 
 
 async def info(svc: Croupier, request: Info) -> Reply:
-    """What a game explains about one of its topics (``/jokers``): the open game's, if it knows the
-    topic; else the game that does, as it would be opened without options."""
+    """The channel's game's topic (``/info odds``), or the list of its topics (:mod:`.topics`)."""
     msg, topic = request.msg, request.topic
-    channel = await svc.channel(msg)
-    lang = language_of(channel)
-    record, game = channel.game, _game_of(svc, channel)
-    explaining = GAMES.explaining(topic, game)
-    if explaining is None:
-        return svc.narrator.refusal(InvalidCommand("unknown_command", command=topic), lang)
-    if game is not None and explaining is not game:  # Killer has no jokers: the owner says so
-        facts = {"game": svc.narrator.line("game.title", {}, lang, game=game)}
-        line = svc.narrator.line(f"info.{topic}.elsewhere", facts, lang, game=explaining)
-        return Reply(ok=True, lines=(line,), language=lang)
-    state = explaining.load(record.snapshot) if record is not None and explaining is game else None
-    lines = tuple(
-        svc.narrator.line(line.key, line.facts, lang, game=explaining)
-        for line in explaining.info(state, topic)
-    )
-    return Reply(ok=True, lines=lines, language=lang)
+    where = (msg.guild, msg.channel, msg.home)
+    return await svc.store.run(lambda uow: topics.answer_in(uow, svc.narrator, *where, topic), read_only=True)
 
 
 async def refuse(svc: Croupier, request: Refuse) -> Reply:
@@ -198,12 +185,17 @@ async def corrections(svc: Croupier, request: Corrections) -> Reply:
 
 async def suggest(svc: Croupier, request: Suggest) -> list[Suggestion]:
     """Choices for an option being typed (Discord's autocomplete), in the channel's language: the
-    open game's jokers or seated players, or the options of the game ``kind``. Reads only."""
+    open game's seated players (``players``), the options of the game ``kind`` (``options``), the
+    channel's game's topics (``topics``), or what the open game offers for ``what`` (``Game.suggest``;
+    none where it offers nothing). Reads only."""
     msg, what, typed, kind = request.msg, request.what, request.typed, request.kind
     if what == "options":
         return suggested_options(kind, typed)
-    if what not in WHAT:
-        raise ValueError(f"nothing to suggest for {what!r}; known: {', '.join(WHAT)}")
+    if what == "topics":
+        where = (msg.guild, msg.channel, msg.home)
+        return await svc.store.run(
+            lambda uow: topics.suggestions_in(uow, svc.narrator, *where, typed), read_only=True
+        )
     return await svc.store.run(
         lambda uow: suggestions_in(uow, svc.narrator, msg.guild, msg.channel, msg.home, what, typed),
         read_only=True,

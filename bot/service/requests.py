@@ -96,6 +96,17 @@ class Line(InChannel):
 
 
 @dataclass(frozen=True)
+class Pick(InChannel):
+    """A list picked from what the open game offers for ``what`` (Discord's ``/joker wählen``): sent as
+    the line the game says it in, like words sent as a command."""
+
+    msg: Incoming
+    counted = True
+    what: str
+    picked: str
+
+
+@dataclass(frozen=True)
 class Move(InChannel):
     """A command a front end built (a slash command, the console's /join …), applied exactly once."""
 
@@ -188,10 +199,11 @@ class Rules(InChannel):
 
 @dataclass(frozen=True)
 class Info(InChannel):
-    """What a game explains about one of its topics (``jokers``, …)."""
+    """What the channel's game explains about one of its topics (``odds``, ``jokers``, …), or the
+    list of its topics when ``topic`` is empty."""
 
     msg: Incoming
-    topic: str
+    topic: str = ""
 
 
 @dataclass(frozen=True)
@@ -206,8 +218,8 @@ class Corrections(InChannel):
 
 @dataclass(frozen=True)
 class Suggest(Request[list[Suggestion]]):
-    """Choices for an option being typed (Discord's autocomplete): ``what`` is ``jokers``, ``players``
-    or ``options`` (of the game ``kind``)."""
+    """Choices for an option being typed (Discord's autocomplete): ``what`` is ``players``, ``options``
+    (of the game ``kind``), ``topics``, or anything the open game offers (``Game.suggest``)."""
 
     msg: Incoming
     what: str
@@ -411,6 +423,7 @@ __all__ = [
     "Pending",
     "PendingClosings",
     "PendingDeliveries",
+    "Pick",
     "Press",
     "Recall",
     "Refuse",

@@ -5,6 +5,7 @@ channel's language, placeholders included (NAME, REASON, option=value …)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from bot.store.repositories.tables import SETTING_FIELDS
 from bot.texts import CONSOLE_COMMANDS, LANGUAGES, placeholder, render
 from engine.errors import InvalidCommand
 from engine.game import Close
-from tests.service.helpers import MODERATOR, Table
+from tests.service.helpers import MODERATOR, Table, seen
 
 # A valid value per key, by the kind of value the help shows for it.
 SAMPLES = {"ROLE": "Croupier", "SECONDS": "90"}
@@ -89,42 +90,46 @@ async def test_help_lists_the_commands_and_the_open_games_words(store: Store, la
     ).ok
     for kind in ("verflixte6", "killer"):
         assert (await table.open(kind)).ok
-        reply = await table.croupier.handle(Help(table.msg("anna")))
+        reply = seen(await table.croupier.handle(Help(table.msg("anna"))))
         listing = ", ".join(ConsoleSpelling().listing(lang, GAMES[kind].topics))
         words = render("help.words", {}, lang, scope=scope_of(GAMES[kind]))
         assert reply.lines == (render("common.help", {"commands": listing}, lang), words)
         assert (await table.do(MODERATOR, Close())).ok
 
 
+def names(game: Any) -> list[str]:
+    """The names of the topics ``game`` explains, as the help's listing span carries them."""
+    return [topic.name for topic in game.topics]
+
+
 @SQLITE_ONLY
 @pytest.mark.parametrize("lang", LANGUAGES)
-async def test_the_help_lists_the_joker_commands_only_where_jokers_are_played(
+async def test_the_help_lists_one_info_command_in_every_game_and_the_joker_choice_only_with_jokers(
     store: Store, lang: str
 ) -> None:
-    """Killer has no jokers (its /jokers only says so): its help lists neither /jokers nor, on Discord,
-    the joker commands; a Durchgang's help and the help between games list them."""
+    """The topics a game explains are all behind one ``/info`` (the same in every game's help, as the
+    command lists them itself); Killer has no jokers, so on Discord its help leaves out ``/joker
+    wählen``, which a Durchgang's help and the help between games list."""
     table = Table(Croupier(store=store))
     assert (
         await table.croupier.handle(Moderate(table.msg(MODERATOR), ChangeSettings({"language": lang})))
     ).ok
+    everything = ConsoleSpelling().listing(lang)
 
     async def commands() -> list[str]:
-        reply = await table.croupier.handle(Help(table.msg("anna")))
-        everything = ", ".join(ConsoleSpelling().listing(lang))
-        prefix, suffix = render("common.help", {"commands": everything}, lang).split(everything)
+        reply = seen(await table.croupier.handle(Help(table.msg("anna"))))
+        joined = ", ".join(everything)
+        prefix, suffix = render("common.help", {"commands": joined}, lang).split(joined)
         return reply.lines[0].removeprefix(prefix).removesuffix(suffix).split(", ")
 
-    assert CONSOLE_COMMANDS["jokers"] in await commands()
-    for kind, listed in (("killer", False), ("killer-classic", False), ("verflixte6", True)):
+    info = f"{CONSOLE_COMMANDS['info']} [{placeholder('TOPIC', lang)}]"
+    assert info in await commands()
+    for kind in ("killer", "killer-classic", "verflixte6"):
         assert (await table.open(kind)).ok
-        said = await commands()
-        assert (CONSOLE_COMMANDS["jokers"] in said) is listed, kind
-        assert [c for c in ConsoleSpelling().listing(lang) if c not in said] == (
-            [] if listed else ["/jokers"]
-        )
+        assert await commands() == list(everything), kind
         assert (await table.do(MODERATOR, Close())).ok
     discord = DiscordSpelling()
-    for words in ("joker waehlen", "joker-info"):
-        assert slash_shown(words, lang) in discord.listing(lang, GAMES["verflixte6"].topics)
-        assert slash_shown(words, lang) not in discord.listing(lang, GAMES["killer"].topics)
-    assert len(discord.listing(lang, GAMES["killer"].topics)) == len(discord.listing(lang)) - 2
+    assert slash_shown("info", lang) in discord.listing(lang, names(GAMES["killer"]))
+    assert slash_shown("joker waehlen", lang) in discord.listing(lang, names(GAMES["verflixte6"]))
+    assert slash_shown("joker waehlen", lang) not in discord.listing(lang, names(GAMES["killer"]))
+    assert len(discord.listing(lang, names(GAMES["killer"]))) == len(discord.listing(lang)) - 1

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -13,7 +13,7 @@ from bot.discord.front import front_of
 from bot.discord.slash import suggest
 from bot.discord.slash.names import command, described, game_choices, group, renamed
 from bot.option_words import parse_options
-from bot.service.requests import Incoming, Line, Move
+from bot.service.requests import Move, Pick
 from engine.game import Close, Join, Leave, Remove, Skip, Start
 
 Seated = app_commands.Range[str, 1, 100]  # a seated player: id (as suggested) or name
@@ -79,9 +79,10 @@ class Joker(app_commands.Group):
     @app_commands.describe(**described("jokers"))
     @app_commands.autocomplete(jokers=suggest.jokers)
     async def waehlen(self, interaction: discord.Interaction[Any], jokers: str) -> None:
-        """Exactly the forum line ``Joker: A, B, C``, so the engine reads it as if typed."""
+        """The picked jokers said as the game says a list of them (``Joker: A, B, C``: its
+        ``Candidates.prefix``), so the engine reads it as if typed."""
         front = front_of(interaction)
-        await front.command(interaction, _words, text=f"Joker: {jokers}")
+        await front.command(interaction, lambda msg: Pick(msg, "jokers", jokers))
 
 
 @app_commands.command(**command("mitmachen"))
@@ -99,9 +100,8 @@ async def aussteigen(interaction: discord.Interaction[Any]) -> None:
 
 
 def commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
-    return [Durchgang(), Joker(), mitmachen, aussteigen]
-
-
-def _words(msg: Incoming) -> Line:
-    """Words sent as a command: read as a typed line would be, refused when they hold no command."""
-    return Line(msg, required=True)
+    durchgang = Durchgang()
+    # The games as registered when the tree is built, not when this module was first imported: a game
+    # installed since (a plugin) is a choice of /durchgang öffnen once the commands are synced.
+    durchgang.oeffnen._params["spiel"].choices = cast(list[app_commands.Choice[Any]], game_choices())
+    return [durchgang, Joker(), mitmachen, aussteigen]
