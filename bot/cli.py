@@ -354,6 +354,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    from bot.markup import plain
     from bot.service.croupier import Croupier
     from bot.service.requests import VerifyAll
     from bot.texts import render
@@ -366,7 +367,7 @@ def _verify(args: argparse.Namespace) -> int:
             print(render("common.verify_none", {}, "en"))
             return 0
         for _, line in reports:
-            print(line)  # the line names the game's id
+            print(plain(line))  # the line names the game's id; the service's markup spelled plainly
         return 0 if all(ok for ok, _ in reports) else 1
 
     return _with_store(args, body)
