@@ -48,8 +48,8 @@ from typing import Any
 from sqlalchemy import func, insert, select, text
 
 from bench.support import NAMES, backends, emit, memory_mib, postgres_problem, scratch_database
-from bot.croupier import Croupier, Incoming, seed_from_text
 from bot.games import GAMES
+from bot.service.croupier import Croupier, Incoming, seed_from_text
 from bot.store import GameRecord, Store
 from bot.store.repositories import games_t, log_t, participants_t, tournaments_t
 from engine.dice import RecordingDice, VerifiableDice, commitment
@@ -61,7 +61,7 @@ BATCH = 2_000  # games per insert transaction
 RESTARTS = 3
 PLAYING_AT_ONCE = 16
 SAMPLES = 10  # resident-memory samples while the channels are played
-CONSOLE = "console"  # the console front end's channel and guild (bot.console)
+CONSOLE = "console"  # the console front end's channel and guild (bot.console.terminal)
 CONSOLE_PEOPLE = ("Anna", "Ben", "Cleo")
 ROOT = Path(__file__).resolve().parents[1]
 MEMORY_GOAL_MIB = 300 * 10**6 / 2**20  # 300 MB
