@@ -4,7 +4,7 @@ Seeding writes real games: a Durchgang is opened and played by the engine (joins
 moves chosen among the buttons the game offers, dice from the game's own seed) and bulk inserted
 through the store's own tables — tournament, game snapshot, participants, log entries. ``--distinct``
 plays only that many with the engine and repeats them under new ids and channels for the rest (at a
-million games the engine alone would take half an hour; the store holds the same rows either way).
+million games the engine alone would take 20–30 minutes here; the store holds as many rows either way).
 
 Figures (goals: 1,000,000 open games with ≤ 300 MB resident and ≤ 2 s to the first answer after a
 restart; 100,000 channels played in one process with ≤ 300 MB):
