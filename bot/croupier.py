@@ -344,7 +344,7 @@ class Croupier:
         :mod:`bot.warm_channels`): then that is what it starts from, with nothing read."""
         if writing:
             warm = self._warm.get(_key(msg))
-            if uow.unchanged_since(warm[0] if warm is not None else None):
+            if uow.unchanged_since(warm[0] if warm is not None else None, scope=msg.channel):
                 assert warm is not None  # unchanged since no mark is never true
                 here = warm[1]
                 uow.games.remember(here.record)
