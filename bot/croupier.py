@@ -524,18 +524,12 @@ class Croupier:
     def _refuse(self, uow: UnitOfWork, msg: Incoming, refused: Reply) -> Reply:
         """A refusal is recorded too (the message id and the answer, no game change), so a message is
         judged once: redelivered after the game moved on, it gets the same refusal, never a move."""
-        earlier = uow.log.find(msg.message_id)
-        if earlier is not None:
-            return Reply.from_log(earlier.reply)
-        uow.log.append(
-            message_id=msg.message_id,
-            channel=msg.channel,
-            actor=msg.author,
-            text=msg.text,
-            reply=refused.to_log(),
-            now=self.clock(),
-            commit=True,
+        entry = NewLogEntry(
+            msg.message_id, msg.channel, msg.author, msg.text, self.clock(), reply=refused.to_log()
         )
+        if uow.log.append_once(entry, commit=True) is None:  # logged before: answered as then
+            earlier = uow.log.find(msg.message_id)
+            return refused if earlier is None else Reply.from_log(earlier.reply)
         return refused
 
     # ------------------------------------------------------------------ moderator actions
