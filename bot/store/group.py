@@ -109,5 +109,9 @@ def _lost(connection: Connection, outcomes: list[Outcome], kept: list[int], erro
     forget(connection.info)
     with suppress(Exception):
         connection.rollback()
+    dbapi: Any = connection.connection.dbapi_connection if not connection.invalidated else None
+    if dbapi is not None and dbapi.in_transaction:  # SQLAlchemy counts it as ended; SQLite does not
+        with suppress(Exception):
+            dbapi.rollback()
     for index in kept:
         outcomes[index] = (None, error)
