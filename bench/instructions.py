@@ -13,7 +13,9 @@ COMMIT, in a Python loop.
 Deterministic enough to compare two versions run after each other (a few per cent between runs),
 and independent of the machine's load. It needs ``valgrind``; without it the figure is skipped.
 
-``python -m bench.instructions [--lines 600] [--commits 2000]``
+``python -m bench.instructions [--lines 600] [--commits 2000] [--keep DIR]``
+(``--keep``: leave cachegrind's files there; ``cg_diff`` of the two console runs' files, then
+``cg_annotate``, shows where the added lines' instructions go, function by function)
 """
 
 from __future__ import annotations
@@ -114,13 +116,14 @@ def bare_instructions(commits: int, folder: Path) -> int:
     return cachegrind([sys.executable, "-c", _BARE, str(database), str(commits)], folder)
 
 
-def measure(lines_count: int, commits: int) -> None:
+def measure(lines_count: int, commits: int, keep: Path | None = None) -> None:
     started = utc_now()
     lines = asyncio.run(mix_lines(2 * lines_count))
     with tempfile.TemporaryDirectory(
         prefix="croupier-bench-instructions-", dir=os.environ.get("BENCH_TMPDIR")
     ) as name:
-        folder = Path(name)
+        folder = Path(name) if keep is None else keep
+        folder.mkdir(parents=True, exist_ok=True)
         short = console_instructions(lines[:lines_count], folder)
         long = console_instructions(lines, folder)
         bare_short = bare_instructions(commits, folder)
@@ -148,6 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__)
     parser.add_argument("--lines", type=int, help=f"N: console lines of the shorter run (default {LINES})")
     parser.add_argument("--commits", type=int, help=f"bare commits of the shorter run (default {COMMITS})")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="keep cachegrind's output files in DIR")
     args = parser.parse_args(argv if argv is not None else [])
     if shutil.which("valgrind") is None:
         emit("instructions", skipped="valgrind is not installed")
@@ -155,7 +159,7 @@ def main(argv: list[str] | None = None) -> None:
     # BENCH_SCALE shrinks the default run lengths (a smoke run), never below a few lines.
     lines_count = args.lines or max(10, round(LINES * min(1.0, scale())))
     commits = args.commits or max(50, round(COMMITS * min(1.0, scale())))
-    measure(lines_count, commits)
+    measure(lines_count, commits, args.keep)
 
 
 if __name__ == "__main__":
