@@ -60,9 +60,11 @@ connection.close()
 """
 
 
-def cachegrind(command: list[str], folder: Path, feed: list[str] | None = None) -> int:
+def cachegrind(
+    command: list[str], folder: Path, feed: list[str] | None = None, *, burst: bool = False
+) -> int:
     """The instructions ``command`` executed (every thread, user space), fed ``feed`` one line at a
-    time, each answer read before the next line is written."""
+    time, each answer read before the next line is written (``burst``: all of it at once)."""
     out = folder / f"cachegrind.{len(os.listdir(folder))}.out"
     process = subprocess.Popen(
         [
@@ -81,13 +83,16 @@ def cachegrind(command: list[str], folder: Path, feed: list[str] | None = None) 
     )
     assert process.stdin is not None
     assert process.stdout is not None
-    for line in feed or ():
-        process.stdin.write((line + "\n").encode())
-        process.stdin.flush()
-        if not process.stdout.readline():
-            raise RuntimeError(f"the process ended before answering {line!r}")
-    process.stdin.close()
-    process.stdout.read()
+    if burst:
+        process.communicate("".join(f"{line}\n" for line in feed or ()).encode())
+    else:
+        for line in feed or ():
+            process.stdin.write((line + "\n").encode())
+            process.stdin.flush()
+            if not process.stdout.readline():
+                raise RuntimeError(f"the process ended before answering {line!r}")
+        process.stdin.close()
+        process.stdout.read()
     if process.wait(timeout=600) != 0:
         raise RuntimeError(f"{command[:4]} ended with {process.returncode}")
     found = _SUMMARY.search(out.read_bytes())
@@ -96,14 +101,14 @@ def cachegrind(command: list[str], folder: Path, feed: list[str] | None = None) 
     return int(found.group(1))
 
 
-def console_instructions(lines: list[str], folder: Path) -> int:
+def console_instructions(lines: list[str], folder: Path, *, burst: bool = False) -> int:
     """A console on a database at the newest schema (migrated before, outside the count) fed ``lines``."""
     database = folder / f"console{len(lines)}.sqlite3"
     url = f"sqlite:///{database}"
     asyncio.run(_migrate(url))
     command = [sys.executable, "-m", "bot.cli", "console", "--json", "--db", url]
     command += ["--moderator", CONSOLE_MODERATOR, "--admin", CONSOLE_MODERATOR, "--dice-seed", SEED_TEXT]
-    return cachegrind(command, folder, lines)
+    return cachegrind(command, folder, lines, burst=burst)
 
 
 async def _migrate(url: str) -> None:
@@ -116,7 +121,7 @@ def bare_instructions(commits: int, folder: Path) -> int:
     return cachegrind([sys.executable, "-c", _BARE, str(database), str(commits)], folder)
 
 
-def measure(lines_count: int, commits: int, keep: Path | None = None) -> None:
+def measure(lines_count: int, commits: int, keep: Path | None = None, *, burst: bool = False) -> None:
     started = utc_now()
     lines = asyncio.run(mix_lines(2 * lines_count))
     with tempfile.TemporaryDirectory(
@@ -124,8 +129,8 @@ def measure(lines_count: int, commits: int, keep: Path | None = None) -> None:
     ) as name:
         folder = Path(name) if keep is None else keep
         folder.mkdir(parents=True, exist_ok=True)
-        short = console_instructions(lines[:lines_count], folder)
-        long = console_instructions(lines, folder)
+        short = console_instructions(lines[:lines_count], folder, burst=burst)
+        long = console_instructions(lines, folder, burst=burst)
         bare_short = bare_instructions(commits, folder)
         bare_long = bare_instructions(2 * commits, folder)
     per_line = (long - short) / lines_count
@@ -140,6 +145,7 @@ def measure(lines_count: int, commits: int, keep: Path | None = None) -> None:
         goal_commits_per_line=GOAL_COMMITS_PER_LINE,
         meets_goal=ratio <= GOAL_COMMITS_PER_LINE,
         lines=lines_count,
+        fed="all at once" if burst else "line by line, each answer awaited",
         commits=commits,
         console_runs_instructions=[short, long],
         bare_runs_instructions=[bare_short, bare_long],
@@ -152,6 +158,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lines", type=int, help=f"N: console lines of the shorter run (default {LINES})")
     parser.add_argument("--commits", type=int, help=f"bare commits of the shorter run (default {COMMITS})")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep cachegrind's output files in DIR")
+    parser.add_argument(
+        "--burst", action="store_true", help="write all lines at once instead of awaiting each answer"
+    )
     args = parser.parse_args(argv if argv is not None else [])
     if shutil.which("valgrind") is None:
         emit("instructions", skipped="valgrind is not installed")
@@ -159,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
     # BENCH_SCALE shrinks the default run lengths (a smoke run), never below a few lines.
     lines_count = args.lines or max(10, round(LINES * min(1.0, scale())))
     commits = args.commits or max(50, round(COMMITS * min(1.0, scale())))
-    measure(lines_count, commits, args.keep)
+    measure(lines_count, commits, args.keep, burst=args.burst)
 
 
 if __name__ == "__main__":
