@@ -54,6 +54,11 @@ def _run(work: Callable[[], Any]) -> tuple[Any, BaseException | None]:
         return None, raised
 
 
+def _settle_all(settled: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
+    for future, result, error in settled:
+        _settle(future, result, error)
+
+
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
     """On the event loop: the job's outcome, unless its caller stopped waiting."""
     if future.done():
@@ -128,9 +133,17 @@ class Lane:
             else:
                 outcomes = []
             self._busy[number] = 0.0
-            for job, (result, error) in zip(jobs, outcomes, strict=True):
+            if len(jobs) == 1:
                 with suppress(RuntimeError):  # the caller's event loop is closed: nobody waits any more
-                    job.loop.call_soon_threadsafe(_settle, job.future, result, error)
+                    jobs[0].loop.call_soon_threadsafe(_settle, jobs[0].future, *outcomes[0])
+            else:  # one wake-up of each event loop for the whole batch
+                by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, Any]]] = {}
+                for job, (result, error) in zip(jobs, outcomes, strict=True):
+                    by_loop.setdefault(job.loop, []).append((job.future, result, error))
+                for loop, settled in by_loop.items():
+                    with suppress(RuntimeError):
+                        loop.call_soon_threadsafe(_settle_all, settled)
+                del by_loop
             del job, jobs, outcomes
             if stop:
                 return

@@ -97,6 +97,8 @@ def _changed_columns(known: GameRecord | None, save: GameSave) -> tuple[str, ...
     if known.reminded_at is not None:
         changed.append(_REMINDED)
     return tuple(changed)
+
+
 _GAME_VERSION = Prepared(select(games_t.c.version).where(games_t.c.id == bindparam("b_id")))
 _DELETE_PARTICIPANTS = Prepared(
     delete(participants_t).where(participants_t.c.game_id == bindparam("b_game_id"))
