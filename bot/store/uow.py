@@ -14,7 +14,8 @@ work — read, decide, write, commit — to the store as ONE function, which run
 
 so a command costs one hand-off between the event loop and a thread instead of one per statement.
 On SQLite, which has one writer anyway, writing units of work run one after another on a single
-writer thread, in the order they were handed over; readers run beside it. On PostgreSQL a small pool
+writer thread, in the order they were handed over — those waiting together in one transaction with
+one commit, each in a savepoint (:mod:`bot.store.group`); readers run beside it. On PostgreSQL a small pool
 of threads runs them, again first come, first served. Tests and tools may also open a unit of work
 in their own thread with ``with store.transaction() as uow:``.
 """
