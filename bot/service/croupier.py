@@ -529,9 +529,10 @@ class Croupier:
         entry = NewLogEntry(
             msg.message_id, msg.channel, msg.author, msg.text, self.clock(), reply=refused.to_log()
         )
-        if uow.log.append_once(entry, commit=True) is None:  # logged before: answered as then
+        if uow.log.append_once(entry) is None:  # logged before: answered as then, nothing committed
             earlier = uow.log.find(msg.message_id)
             return refused if earlier is None else Reply.from_log(earlier.reply)
+        uow.commit()
         return refused
 
     # ------------------------------------------------------------------ moderator actions
