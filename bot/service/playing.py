@@ -185,7 +185,7 @@ def _load(svc: Croupier, uow: UnitOfWork, msg: Incoming, *, writing: bool = Fals
     :mod:`bot.service.warm_channels`): then that is what it starts from, with nothing read."""
     if writing:
         warm = svc.warm.get(key_of(msg))
-        if uow.unchanged_since(warm[0] if warm is not None else None):
+        if uow.unchanged_since(warm[0] if warm is not None else None, scope=msg.channel):
             assert warm is not None  # unchanged since no mark is never true
             here = warm[1]
             uow.games.remember(here.record)
