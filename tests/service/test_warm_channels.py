@@ -123,7 +123,7 @@ async def test_channels_played_in_turn_and_at_once_stay_warm(
     try:
         kept = Croupier(store=warm, dice_factory=scripted(FACES), clock=lambda: NOW)
         never = Croupier(
-            store=cold, dice_factory=scripted(FACES), clock=lambda: NOW, _warm=WarmChannels(capacity=0)
+            store=cold, dice_factory=scripted(FACES), clock=lambda: NOW, warm=WarmChannels(capacity=0)
         )
         tables = [Table(kept, channel=f"room-{number}") for number in (1, 2)]
         for table in tables:
