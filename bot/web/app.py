@@ -93,7 +93,7 @@ def make_app(pages: Pages, *, default_language: str = "de", listing: bool = True
     app[PAGES_KEY] = pages
     app[STATIC_KEY] = _static_files()
     app[JINJA_KEY] = _environment()
-    app[DEFAULT_LANGUAGE_KEY] = default_language if default_language in texts.LANGUAGES else "de"
+    app[DEFAULT_LANGUAGE_KEY] = default_language if default_language in texts.LANGUAGES else texts.DEFAULT
     app[INDEX_KEY] = listing
     app.router.add_get("/", index)
     # A token is what secrets.token_urlsafe writes; anything else is no page, without a query.
@@ -266,9 +266,9 @@ async def static(request: web.Request) -> web.Response:
 
 
 def browser_language(request: web.Request) -> str:
-    """The first of de, en, fr the browser asks for (Accept-Language), else the site's default."""
+    """The first registered language the browser asks for (Accept-Language), else the site's default."""
     for part in request.headers.get("Accept-Language", "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
+        code = part.split(";")[0].strip().replace("_", "-").split("-")[0].lower()
         if code in texts.LANGUAGES:
             return code
     return request.app[DEFAULT_LANGUAGE_KEY]
