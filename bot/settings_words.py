@@ -56,13 +56,15 @@ def switch(code: str, setting: str) -> Callable[[str], bool]:
 class Setting:
     key: str  # as /settings, its refusals and the help name it
     field: str  # what it sets (a ChannelSettings field, or a flag the action handles: ``web``)
-    value: str  # how the help shows its value: the choices ("on|off") or a placeholder word ("ROLE")
+    # How the help shows its value: the choices ("on|off", or a function listing them now: the languages
+    # registered) or a placeholder word ("ROLE").
+    value: str | Callable[[], str]
     read: Callable[[str], Any]  # the typed value → the field's value; InvalidCommand when unusable
     aliases: tuple[str, ...] = ()  # other spellings /settings accepts
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("language", "language", "|".join(LANGUAGES), _language, ("lang", "sprache", "langue")),
+    Setting("language", "language", lambda: "|".join(LANGUAGES), _language, ("lang", "sprache", "langue")),
     Setting("moderator", "moderator_role", "ROLE", _role, ("moderator_role", "role")),
     Setting("timeout", "turn_timeout_seconds", "SECONDS", _timeout, ("turn_timeout",)),
     Setting("threads", "threads", "on|off", switch("setting_switch", "threads"), ("thread",)),
@@ -87,7 +89,9 @@ def usage(lang: str = "en") -> str:
     return " ".join(f"{setting.key}={_shown(setting.value, lang)}" for setting in SETTINGS)
 
 
-def _shown(value: str, lang: str) -> str:
+def _shown(value: str | Callable[[], str], lang: str) -> str:
+    if callable(value):
+        return value()
     return placeholder(value, lang) if value.isupper() else value
 
 
