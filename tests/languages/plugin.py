@@ -15,7 +15,9 @@ DUTCH_ENTRY_POINT = "[croupier.languages]\nnl = tests.languages.nl:DUTCH\n"
 
 
 @contextmanager
-def installed(folder: Path, name: str = "croupier-nl", entry_points: str = DUTCH_ENTRY_POINT) -> Iterator[Path]:
+def installed(
+    folder: Path, name: str = "croupier-nl", entry_points: str = DUTCH_ENTRY_POINT
+) -> Iterator[Path]:
     """The distribution ``name`` with ``entry_points`` installed under ``folder`` while inside."""
     site = folder / "plugins"
     info = site / f"{name.replace('-', '_')}-1.0.dist-info"
