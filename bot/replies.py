@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.exports import StandingsTable
-from bot.texts import render
+from bot.texts import DEFAULT, render
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class Reply:
     table: tuple[Row, ...] = ()
     board: Board | None = None
     cards: tuple[Card, ...] = ()
-    language: str = "de"
+    language: str = DEFAULT
     game_id: int | None = None
     game_kind: str | None = None
     version: int | None = None  # the game's version after this reply

@@ -62,6 +62,7 @@ from bot.forum import RESULT
 from bot.observability import delivery as observed
 from bot.observability.answers import DISCORD as ARRIVALS
 from bot.store import StoreUnavailable
+from bot.texts import DEFAULT
 from engine.numbers import SNOWFLAKE_MAX, whole_number
 
 log = logging.getLogger(__name__)
@@ -192,7 +193,7 @@ class Delivery:
         tracked: Key | None = None,
         reference: discord.MessageReference | None = None,
         named: str | None = None,
-        lang: str = "de",
+        lang: str = DEFAULT,
         look_first: bool = False,
     ) -> discord.Message | None:
         """Post ``out`` (and the messages that continue it) in the channel; retried until it is there
@@ -386,7 +387,7 @@ class Delivery:
         out: Outgoing,
         *,
         tracked: Tracked | None = None,
-        lang: str = "de",
+        lang: str = DEFAULT,
     ) -> bool:
         """Make the bot's message ``message_id`` show ``out`` (a live table), as text where the channel
         may not embed. An edit is idempotent, so a tracked one (a thread's opening) is simply tried

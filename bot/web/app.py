@@ -86,7 +86,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # --- the application -------------------------------------------------------------------------------
 
 
-def make_app(pages: Pages, *, default_language: str = "de", listing: bool = True) -> web.Application:
+def make_app(pages: Pages, *, default_language: str = texts.DEFAULT, listing: bool = True) -> web.Application:
     """The site over ``pages``; ``default_language`` words the start and error pages when the browser
     names none of de, en, fr; ``listing=False`` (WEB_INDEX=off) makes the start page list nothing."""
     app = web.Application(middlewares=[_watched, _read_only, _errors])
