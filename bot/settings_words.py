@@ -57,10 +57,15 @@ class Setting:
     key: str  # as /settings, its refusals and the help name it
     field: str  # what it sets (a ChannelSettings field, or a flag the action handles: ``web``)
     # How the help shows its value: the choices ("on|off", or a function listing them now: the languages
-    # registered) or a placeholder word ("ROLE").
-    value: str | Callable[[], str]
+    # registered) or a placeholder word ("ROLE"); see :attr:`value`.
+    shown: str | Callable[[], str]
     read: Callable[[str], Any]  # the typed value → the field's value; InvalidCommand when unusable
     aliases: tuple[str, ...] = ()  # other spellings /settings accepts
+
+    @property
+    def value(self) -> str:
+        """How the help shows the value now: "de|en|fr", "on|off", "ROLE"."""
+        return self.shown() if callable(self.shown) else self.shown
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -89,9 +94,7 @@ def usage(lang: str = "en") -> str:
     return " ".join(f"{setting.key}={_shown(setting.value, lang)}" for setting in SETTINGS)
 
 
-def _shown(value: str | Callable[[], str], lang: str) -> str:
-    if callable(value):
-        return value()
+def _shown(value: str, lang: str) -> str:
     return placeholder(value, lang) if value.isupper() else value
 
 

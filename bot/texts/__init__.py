@@ -97,6 +97,7 @@ def load(scopes: Iterable[Scope] = ()) -> None:
     rights, a checkout moved or made private under a running bot) still speaks every sentence."""
     wanted = tuple(scopes)
     for lang in LANGUAGES:
+        cldr.warm(lang)  # and its plural and number rules
         catalogue(lang)
         for scope in wanted:
             catalogue(lang, scope)

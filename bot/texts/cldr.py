@@ -97,6 +97,12 @@ def percent(lang: str, value: float, digits: int = 2) -> str:
     return f"{marks.percent_prefix}{decimal(lang, value, digits)}{marks.percent_suffix}"
 
 
+def warm(lang: str) -> None:
+    """Read ``lang``'s CLDR data now (at start), so the first sentence waits for nothing."""
+    categories(lang)
+    _marks(lang)
+
+
 def forget() -> None:
     """Drop what was read (the registry changed)."""
     for cached in (locale_of, category, categories, _marks):
