@@ -24,7 +24,7 @@ import time
 from itertools import count
 from typing import Any
 
-from bot.croupier import Croupier, Incoming, seed_from_text
+from bot.service.croupier import Croupier, Incoming, seed_from_text
 from bot.store import Store
 from engine.game import Join, Start
 from engine.killer import odds

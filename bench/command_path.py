@@ -48,7 +48,7 @@ from bench.support import (
     seconds,
     utc_now,
 )
-from bot.croupier import Croupier, seed_from_text
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import GameSave, LogEntry, NewLogEntry, Store, UnitOfWork
 
 CHANNELS = 8
@@ -261,8 +261,8 @@ async def measure(backend: str) -> None:
 # Stages of the command path, timed wall-clock inclusive (awaits included) while one command runs
 # at a time; "what" is the dotted path of the function wrapped.
 STAGES = (
-    ("service: whole command (event loop)", "bot.croupier.Croupier._move"),
-    ("unit of work: whole, in its thread", "bot.croupier.Croupier._move_in"),
+    ("service: whole command (event loop)", "bot.service.croupier.Croupier._move"),
+    ("unit of work: whole, in its thread", "bot.service.croupier.Croupier._move_in"),
     ("unit of work: COMMIT", "bot.store.uow.UnitOfWork.commit"),
     ("read: channel state (settings + open game)", "bot.store.repositories.Channels.state"),
     ("read: open game (+ participants)", "bot.store.repositories.Games.open_in"),
@@ -278,8 +278,8 @@ STAGES = (
     ("engine: parse", "engine.verflixte6.game.Verflixte6.parse"),
     ("engine: apply", "engine.verflixte6.game.Verflixte6.apply"),
     ("engine: dump snapshot", "engine.verflixte6.game.Verflixte6.dump"),
-    ("render: move reply", "bot.rendering.Narrator.move"),
-    ("render: refusal", "bot.rendering.Narrator.refusal"),
+    ("render: move reply", "bot.service.rendering.Narrator.move"),
+    ("render: refusal", "bot.service.rendering.Narrator.refusal"),
     ("log: reply.to_log (asdict)", "bot.replies.Reply.to_log"),
 )
 

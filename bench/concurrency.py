@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import event
 
 from bench.support import Percentiles, Players, emit, postgres_problem, scratch_database, seconds
-from bot.croupier import Croupier, seed_from_text
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import Store
 
 LEVELS = (1, 16, 128)

@@ -44,8 +44,8 @@ from bench.support import (
     scratch_database,
     utc_now,
 )
-from bot.console import Console
-from bot.croupier import Croupier, seed_from_text
+from bot.console.terminal import Console
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import Store
 from engine.game import Close, Join
 

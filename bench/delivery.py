@@ -28,8 +28,8 @@ from bench.support import (
     scratch_database,
     seconds,
 )
-from bot.croupier import Croupier, seed_from_text
 from bot.replies import Reply
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import Store
 from bot.store.repositories.tables import log_t
 

@@ -171,7 +171,7 @@ def report(code: str, tree: Path, dice: int) -> None:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "bot.odds_report", "--dice", str(dice), "--json"],
+        [sys.executable, "-m", "bot.console.odds_report", "--dice", str(dice), "--json"],
         cwd=tree,
         env=env,
         capture_output=True,

@@ -34,18 +34,18 @@ MODERATOR = "mod"
 
 # (what is timed, its label): a stage nested in another is counted in both.
 STAGES = (
-    ("bot.croupier.Croupier._move_in", "unit of work: all of a move's work on the writer thread"),
-    ("bot.croupier.Croupier._load", "  load: channel read and engine load"),
+    ("bot.service.croupier.Croupier._move_in", "unit of work: all of a move's work on the writer thread"),
+    ("bot.service.croupier.Croupier._load", "  load: channel read and engine load"),
     ("bot.store.repositories.settings.Channels.state", "    store: the channel's read"),
-    ("bot.croupier.Croupier._judge", "  judge"),
-    ("bot.croupier.Croupier._perform", "  engine: apply"),
-    ("bot.croupier.Croupier._render", "  rendering the reply"),
-    ("bot.croupier.Croupier._save", "  save: snapshot, log entry, the store's writes and commit"),
+    ("bot.service.croupier.Croupier._judge", "  judge"),
+    ("bot.service.croupier.Croupier._perform", "  engine: apply"),
+    ("bot.service.croupier.Croupier._render", "  rendering the reply"),
+    ("bot.service.croupier.Croupier._save", "  save: snapshot, log entry, the store's writes and commit"),
     ("bot.store.repositories.games.Games.save_and_log", "    store: writes and commit"),
     ("bot.replies.Reply.to_log", "    the logged reply"),
-    ("bot.croupier.readings", "event loop: the games' parse of the line"),
+    ("bot.service.croupier.readings", "event loop: the games' parse of the line"),
     ("bot.replies.Reply.text", "event loop: the answer's text"),
-    ("bot.console.Answer.as_json", "event loop: the answer's JSON"),
+    ("bot.console.terminal.Answer.as_json", "event loop: the answer's JSON"),
 )
 
 
@@ -82,8 +82,8 @@ def _install(totals: Counter[str]) -> None:
 
 
 async def _measure(lines: list[str], url: str) -> dict[str, Any]:
-    from bot.console import Console
-    from bot.croupier import Croupier, seed_from_text
+    from bot.console.terminal import Console
+    from bot.service.croupier import Croupier, seed_from_text
     from bot.store import Store
 
     totals: Counter[str] = Counter()

@@ -36,8 +36,8 @@ from typing import Any
 from sqlalchemy import insert, text
 
 from bench.support import NAMES, backends, emit, memory_mib, postgres_problem, scratch_database
-from bot.croupier import Croupier, Incoming, seed_from_text
 from bot.games import GAMES
+from bot.service.croupier import Croupier, Incoming, seed_from_text
 from bot.store import GameRecord, Store
 from bot.store.repositories import games_t, log_t, participants_t, tournaments_t
 from engine.dice import RecordingDice, VerifiableDice, commitment
@@ -47,7 +47,7 @@ GAMES_TOTAL = 10_000
 ACTIVE = 1_000
 BATCH = 500
 RESTARTS = 3
-CONSOLE = "console"  # the console front end's channel and guild (bot.console)
+CONSOLE = "console"  # the console front end's channel and guild (bot.console.terminal)
 ROOT = Path(__file__).resolve().parents[1]
 MEMORY_GOAL_MIB = 150
 RESTART_GOAL_S = 2.0

@@ -1,6 +1,6 @@
 """What the service benchmarks share: scratch databases, simulated players, latency figures.
 
-The players drive "Die verflixte 6!" through the real :class:`~bot.croupier.Croupier` the way forum
+The players drive "Die verflixte 6!" through the real :class:`~bot.service.croupier.Croupier` the way forum
 players would: a moderator opens a Durchgang, four to six people join, each picks jokers (or not),
 throws, plays a joker now and then, answers the croupier's questions (robbery victims, Anaconda,
 Rattenlord, Monokel), stops at a personal target; a few lines are refused on purpose (wrong player,
@@ -30,8 +30,8 @@ from typing import Any
 import psycopg
 from sqlalchemy.engine import make_url
 
-from bot.croupier import Croupier, Incoming
 from bot.replies import Reply
+from bot.service.croupier import Croupier, Incoming
 from bot.store import upgrade
 from engine.game import Close, Command, Join
 from engine.verflixte6.jokers import registry

@@ -28,12 +28,12 @@ from typing import Any
 
 import aiohttp
 
-from bot.corrections import Adjust
-from bot.croupier import Croupier, Incoming, seed_from_text
-from bot.fairness import p_text
-from bot.pages import Pages
 from bot.replies import Reply
+from bot.service.corrections import Adjust
+from bot.service.croupier import Croupier, Incoming, seed_from_text
 from bot.store import Store
+from bot.web.fairness import p_text
+from bot.web.pages import Pages
 from bot.web.server import start_site
 from engine.game import Close, Join, Start
 

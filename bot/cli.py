@@ -272,11 +272,11 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _console(args: argparse.Namespace, banner: bool = False, web_by_default: bool = False) -> int:
-    from bot.console import Console, run_console
-    from bot.croupier import Croupier, seed_from_text
+    from bot.console.terminal import Console, run_console
     from bot.games import GAMES
     from bot.observability.endpoint import serving
     from bot.observability.health import Health, StoreHealth
+    from bot.service.croupier import Croupier, seed_from_text
     from bot.web.commands import site_beside_console
 
     settings = get_settings()
@@ -319,7 +319,7 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from bot.replay import ScriptError, dumps, load_script, read_script, run
+    from bot.console.replay import ScriptError, dumps, load_script, read_script, run
 
     try:
         raw = read_script(getattr(sys.stdin, "buffer", sys.stdin) if args.script == "-" else args.script)
@@ -334,8 +334,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from bot.croupier import Croupier
     from bot.exports import FORMATS
+    from bot.service.croupier import Croupier
 
     async def body(store: Store) -> int:
         try:
@@ -353,7 +353,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from bot.croupier import Croupier
+    from bot.service.croupier import Croupier
     from bot.texts import render
 
     async def body(store: Store) -> int:
@@ -372,8 +372,8 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from bot.corrections import audit_lines
-    from bot.croupier import Croupier
+    from bot.service.corrections import audit_lines
+    from bot.service.croupier import Croupier
     from bot.texts import render
 
     async def body(store: Store) -> int:
@@ -420,7 +420,7 @@ def _healthcheck(args: argparse.Namespace) -> int:
 
 
 def _odds(args: argparse.Namespace) -> int:
-    from bot.odds_report import main as odds_main
+    from bot.console.odds_report import main as odds_main
 
     shown = [] if args.progress is None else ["--progress" if args.progress else "--no-progress"]
     return odds_main(["--dice", str(args.dice), *(["--json"] if args.json else []), *shown])

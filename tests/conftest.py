@@ -21,6 +21,7 @@ import re
 import secrets
 import shutil
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -128,17 +129,28 @@ class PostgresServer:
             self._connect(database).execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
 
     def disconnect_clients(self, database: str) -> int:
-        """Cut the bot's connections to a database, as a server restart would; answers how many."""
+        """Cut the bot's connections to a database, as a server restart would; answers how many.
+
+        ``pg_terminate_backend`` only signals: the backends go a moment later. Waiting until they are
+        gone keeps a test from reusing a connection that is still being torn down (which would read as
+        a connection that survived the cut)."""
         with self._lock:
-            row = (
-                self._connect(database)
-                .execute(
-                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            connection = self._connect(database)
+            row = connection.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = %s AND application_name = 'croupier'",
+                (database,),
+            ).fetchone()
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                left = connection.execute(
+                    "SELECT count(*) FROM pg_stat_activity "
                     "WHERE datname = %s AND application_name = 'croupier'",
                     (database,),
-                )
-                .fetchone()
-            )
+                ).fetchone()
+                if left is None or int(left[0]) == 0:
+                    break
+                time.sleep(0.01)
         return 0 if row is None else int(row[0])
 
     def close(self) -> None:

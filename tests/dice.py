@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.croupier import DiceFactory
+from bot.service.croupier import DiceFactory
 from bot.store import GameRecord
 from engine.dice import DiceSource, ScriptedDice
 

@@ -38,14 +38,14 @@ from bot import texts
 from bot.discord.delivery import Tracked
 from bot.discord.mentions import service_text
 from bot.discord.outgoing import answer_for
-from bot.forum import Pending
 from bot.observability import catch_up as observed
+from bot.service.forum import Pending
 from bot.store import CatchUpPoint, StoreUnavailable
 from engine.numbers import digits
 
 if TYPE_CHECKING:
-    from bot.croupier import Croupier
     from bot.discord.front import Front
+    from bot.service.croupier import Croupier
 
 log = logging.getLogger(__name__)
 

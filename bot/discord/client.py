@@ -16,7 +16,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.croupier import Croupier, role_id_of
 from bot.discord import catch_up
 from bot.discord.boards import ChoiceButton, ChoiceSelect, JoinButton
 from bot.discord.command_ids import CommandIds
@@ -31,6 +30,7 @@ from bot.discord.slash import install
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.turn_clock import TurnClock
 from bot.discord.watch import GatewayWatch
+from bot.service.croupier import Croupier, role_id_of
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import AppCommand
 
-from bot.croupier import Croupier
+from bot.service.croupier import Croupier
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.croupier import Incoming
 from bot.discord.mentions import service_text
+from bot.service.croupier import Incoming
 from bot.texts import LANGUAGES
 
 

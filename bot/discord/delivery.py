@@ -44,7 +44,6 @@ from typing import Any
 
 import discord
 
-from bot.croupier import Croupier
 from bot.discord import failures
 from bot.discord.failures import (
     MISSING_PERMISSIONS,
@@ -58,9 +57,10 @@ from bot.discord.failures import (
 from bot.discord.holds import PROBE_AFTER_S, Gone, Holds, said
 from bot.discord.outgoing import Outgoing
 from bot.discord.rights import Rights
-from bot.forum import RESULT
 from bot.observability import delivery as observed
 from bot.observability.answers import DISCORD as ARRIVALS
+from bot.service.croupier import Croupier
+from bot.service.forum import RESULT
 from bot.store import StoreUnavailable
 from bot.texts import DEFAULT
 from engine.numbers import SNOWFLAKE_MAX, whole_number

@@ -26,7 +26,6 @@ import discord
 from discord import app_commands
 
 from bot import texts
-from bot.croupier import NOTHING_OPEN, Croupier, Incoming, might_be_command
 from bot.discord import escape, threads
 from bot.discord.answering import Answer, AnsweredElsewhere, InteractionGone
 from bot.discord.boards import Press
@@ -43,10 +42,11 @@ from bot.discord.outbox import ANSWERS, Outbox
 from bot.discord.outgoing import Outgoing, answer_for, outgoing
 from bot.discord.readiness import Readiness
 from bot.discord.rights import label
-from bot.forum import PLAYED_IN_THREAD
-from bot.keyed_locks import KeyedLocks
 from bot.observability.answers import DISCORD as ARRIVALS
 from bot.replies import Reply
+from bot.service.croupier import NOTHING_OPEN, Croupier, Incoming, might_be_command
+from bot.service.forum import PLAYED_IN_THREAD
+from bot.service.keyed_locks import KeyedLocks
 from bot.store import StoreUnavailable
 from engine.game import Join
 from engine.numbers import digits

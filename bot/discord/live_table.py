@@ -24,8 +24,8 @@ from bot.discord.mentions import nobody
 from bot.discord.outbox import Outbox
 from bot.discord.outgoing import Outgoing
 from bot.discord.plain_text import live_content
-from bot.forum import RESULT, THREAD
 from bot.replies import Reply
+from bot.service.forum import RESULT, THREAD
 from engine.numbers import digits
 
 log = logging.getLogger(__name__)

@@ -19,13 +19,13 @@ from collections.abc import Callable
 import aiohttp
 import discord
 
-from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
 from bot.discord.endpoint import use_endpoints
 from bot.discord.options import BotOptions
 from bot.discord.watch import DiscordHealth
 from bot.observability.endpoint import CannotServeHealth, serving
 from bot.observability.health import Health, StoreHealth
+from bot.service.croupier import Croupier
 from bot.settings import DEFAULT_BACKLOG_MAX, Settings
 from bot.store import BadDatabaseURL, ChannelDefaults, SchemaNotCurrent, Store, StoreUnavailable
 from bot.urls import mask_urls_in

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from bot.observability.metrics import MOVES_BY, NO_GAME, REFUSALS_BY, front_end_of
 
 if TYPE_CHECKING:
-    from bot.croupier import Incoming
     from bot.replies import Reply
+    from bot.service.croupier import Incoming
 
 EVENTS = logging.getLogger("croupier.events")
 HINT = "did_you_mean"

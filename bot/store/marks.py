@@ -6,7 +6,7 @@ reading it touches no page. A :class:`Mark` pairs it with the connection and the
 this connection made, so "unchanged since the mark" means: nobody else committed since, and this
 connection committed nothing the mark does not count. A writer that holds the write lock from its
 ``BEGIN IMMEDIATE`` can then trust what it read and wrote under the mark, without reading it again —
-which is how the croupier skips re-reading a channel it just wrote (``bot.croupier``).
+which is how the croupier skips re-reading a channel it just wrote (``bot.service.croupier``).
 
 A mark is only ever taken from a value read *inside* a writing transaction: under the write lock
 nobody else can commit between that read and the commit, so the mark describes the database exactly

@@ -126,7 +126,7 @@ class UnitOfWork:
 
     @cached_property
     def web(self) -> WebPages:
-        """Web visibility and the pages' reads (bot/pages.py)."""
+        """Web visibility and the pages' reads (bot/web/pages.py)."""
         return WebPages(self._tx, self.games)
 
     @cached_property

@@ -1,7 +1,7 @@
-"""The web front end: aiohttp routes that draw :mod:`bot.pages` values with Jinja2 templates.
+"""The web front end: aiohttp routes that draw :mod:`bot.web.pages` values with Jinja2 templates.
 
 Read-only by construction: only GET and HEAD are answered (anything else is 405), and every handler
-asks the :class:`~bot.pages.Pages` service, which runs one read-only unit of work; this module never
+asks the :class:`~bot.web.pages.Pages` service, which runs one read-only unit of work; this module never
 touches the store. Every text goes through Jinja's autoescaping; the Content-Security-Policy allows
 scripts and styles from this server only (no inline ones), and every asset is served from here, so the
 pages work offline. A database outage answers a 503 page, any other failure a 500 page — both
@@ -31,11 +31,11 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from bot import texts
 from bot.exports import StandingsRow
-from bot.fairness import FACES
-from bot.pages import Pages, Voided
 from bot.web.chart import chart_of
+from bot.web.fairness import FACES
 from bot.web.guard import answering
 from bot.web.outage import described, outage
+from bot.web.pages import Pages, Voided
 from bot.web.words import number, verdict_words
 from engine.numbers import ID_MAX, whole_number
 

@@ -16,10 +16,10 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
-from bot.pages import Pages
 from bot.settings import DEFAULT_WEB_PORT, Settings
 from bot.store import ChannelDefaults, Store
 from bot.web.errors import CannotServe
+from bot.web.pages import Pages
 from bot.web.server import SiteThread, serve_forever
 from bot.web.words import fairness_json, fairness_text
 

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from bot.pages import Pages
 from bot.store import ChannelDefaults, Store
 from bot.texts import DEFAULT
 from bot.web.app import ERROR_HEADERS, make_app
 from bot.web.errors import CannotServe
 from bot.web.guard import Guard, connection_ceiling, quiet_accept_failures, raise_file_limit
+from bot.web.pages import Pages
 
 log = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot import texts
-from bot.fairness import p_text, verdict
-from bot.pages import Fairness
+from bot.web.fairness import p_text, verdict
+from bot.web.pages import Fairness
 
 
 def number(value: float, lang: str, digits: int = 2) -> str:

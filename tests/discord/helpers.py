@@ -12,13 +12,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import texts
-from bot.croupier import Croupier
 from bot.discord.client import CroupierBot
 from bot.discord.command_ids import CommandIds
 from bot.discord.commands import DiscordSpelling
 from bot.discord.options import BotOptions
 from bot.games import GAMES
-from bot.rendering import Narrator
+from bot.service.croupier import Croupier
+from bot.service.rendering import Narrator
 from bot.store import GameRecord, LogEntry, Store
 from bot.texts import LANGUAGES
 from tests.dice import Dice

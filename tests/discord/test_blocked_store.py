@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.croupier import Croupier
+from bot.service.croupier import Croupier
 from tests.discord.helpers import Table, asked, custom_id_for, drawn, says, story
 from tests.discord.test_slow_answers import SlowStore
 from tests.discord.test_store_unavailable import shut_down_after

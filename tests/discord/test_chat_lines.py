@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.croupier import NOTHING_OPEN_EVERY
+from bot.service.croupier import NOTHING_OPEN_EVERY
 from tests.discord.helpers import Table, asked, refusal, says, story
 
 

@@ -17,8 +17,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.croupier import Croupier
 from bot.exports import column
+from bot.service.croupier import Croupier
 from bot.settings import DEFAULT_TURN_TIMEOUT_SECONDS
 from engine.dice import derive_die
 from tests.discord.helpers import (

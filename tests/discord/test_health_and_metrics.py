@@ -24,13 +24,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.croupier import Croupier
 from bot.discord import failures
 from bot.discord.client import CroupierBot
 from bot.discord.watch import DiscordHealth
 from bot.observability.endpoint import Endpoint, serving
 from bot.observability.health import Health, StoreHealth
 from bot.observability.logs import JsonFormatter
+from bot.service.croupier import Croupier
 from bot.store import Store
 from tests.dice import Dice
 from tests.discord.helpers import Clock, Table, asked, says, story

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.croupier import Croupier, Incoming
 from bot.discord.limits import CONTENT_MAX
-from bot.forum import LEADERS_NAMED
+from bot.service.croupier import Croupier, Incoming
+from bot.service.forum import LEADERS_NAMED
 from engine.game import Close, Join
 from tests.discord.helpers import BLANK_FIELD, Table, drawn
 from tests.discord.test_forum import Hall, hall_of

@@ -11,10 +11,10 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import SecretStr
 
-from bot.croupier import Croupier
 from bot.discord.endpoint import use_endpoints
 from bot.discord.options import BotOptions
 from bot.discord.runner import INTENTS_REFUSED, WITHOUT_MESSAGE_CONTENT, serve
+from bot.service.croupier import Croupier
 from bot.settings import Settings
 from bot.store import Store
 from tests.dice import Dice

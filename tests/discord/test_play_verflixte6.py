@@ -8,8 +8,8 @@ import hashlib
 
 import pytest
 
-from bot.croupier import Croupier
 from bot.exports import StandingsTable
+from bot.service.croupier import Croupier
 from tests.conftest import BACKENDS
 from tests.discord.helpers import (
     Table,
@@ -157,7 +157,7 @@ async def test_commitment_is_shown_at_the_open_and_the_seed_at_the_close(table: 
         assert f"`{record.seed.hex()}`" in seed["value"]
         assert hashlib.sha256(record.seed).hexdigest() == record.commitment
         verified = await table.slash_message(p.anna, "pruefen", {"spiel-id": record.id})
-        shortened = record.commitment[:16] + "…"  # as bot/verify.py shows a commitment
+        shortened = record.commitment[:16] + "…"  # as bot/service/verify.py shows a commitment
         assert verified.embeds[0]["description"] == says(
             "common.verify_no_dice", game=None, title=title(1), id=record.id, commitment=shortened
         )

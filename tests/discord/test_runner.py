@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.croupier import Croupier
 from bot.discord.options import BotOptions
 from bot.discord.runner import LOGIN_REFUSED, run_bot, serve
+from bot.service.croupier import Croupier
 from bot.settings import Settings
 from tests.discord.helpers import FastBot, Table
 from tests.discord_emulator import DiscordEmulator, running_client

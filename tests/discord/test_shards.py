@@ -18,8 +18,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.croupier import Croupier
 from bot.discord.options import BotOptions
+from bot.service.croupier import Croupier
 from bot.store import Store
 from tests.dice import Dice
 from tests.discord.conftest import MODERATOR_ROLE

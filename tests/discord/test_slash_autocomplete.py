@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.croupier import Croupier
 from bot.games import GAMES
+from bot.service.croupier import Croupier
 from engine.verflixte6.jokers.registry import DEFAULT_ENABLED
 from tests.discord.helpers import Table, says, story
 from tests.discord.test_slow_answers import SlowStore

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.corrections import MAX_ADJUSTMENT, MAX_REASON, when
 from bot.discord.translator import valid_name
+from bot.service.corrections import MAX_ADJUSTMENT, MAX_REASON, when
 from bot.texts import signed
 from tests.conftest import BACKENDS
 from tests.discord.helpers import Table, asked, note, refusal, row, says, story, table_rows

@@ -9,9 +9,9 @@ import dataclasses
 
 from pydantic import SecretStr
 
-from bot.croupier import Croupier
 from bot.discord.options import BotOptions
 from bot.discord.runner import serve_settings
+from bot.service.croupier import Croupier
 from bot.settings import Settings
 from bot.texts import render
 from tests.discord.conftest import MODERATOR_ROLE

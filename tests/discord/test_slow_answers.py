@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TypeVar
 
-from bot.croupier import Croupier
+from bot.service.croupier import Croupier
 from bot.store import Store, UnitOfWork
 from tests.discord.helpers import Table, row, says, story, table_rows
 from tests.discord.test_store_unavailable import shut_down_after

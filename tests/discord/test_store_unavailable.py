@@ -11,9 +11,9 @@ from typing import TypeVar
 
 import pytest
 
-from bot import croupier as croupier_module
-from bot.croupier import Croupier
-from bot.moves import LINE_MAX, Reading, read_line
+from bot.service import croupier as croupier_module
+from bot.service.croupier import Croupier
+from bot.service.moves import LINE_MAX, Reading, read_line
 from bot.store import Store, StoreUnavailable, UnitOfWork
 from engine.game import Game
 from tests.discord.helpers import Table, asked, note, refusal, says, story

@@ -92,8 +92,8 @@ async def test_a_typed_move_a_press_and_a_slash_command_are_one_transaction_each
             typed = one_transaction(trips, mark)
             # One read of the channel (settings and open game together), then the move's writes — and
             # the acknowledgement of the answers posted before (the opening, the sign-up), riding along.
-            # On SQLite the writer knows the channel is as its own sign-up left it (bot.warm_channels):
-            # no read at all.
+            # On SQLite the writer knows the channel is as its own sign-up left it
+            # (bot.service.warm_channels): no read at all.
             reads = 0 if table.store.dialect == "sqlite" else 1
             assert sum(s.startswith("SELECT") for s in typed.statements) == reads, typed.statements
             assert not reads or typed.statements[0].startswith("SELECT")

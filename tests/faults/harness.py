@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from sqlalchemy import Table, select
 
-from bot.console import Console
+from bot.console.terminal import Console
 from bot.store import Store
 from bot.store.models import (
     ChannelSettingsRow,

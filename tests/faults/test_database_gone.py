@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from bot.console import Console
-from bot.croupier import Incoming
+from bot.console.terminal import Console
+from bot.service.croupier import Incoming
 from bot.store import Store, StoreUnavailable
 from bot.store import db as store_db
 from bot.store.migrate import upgrade

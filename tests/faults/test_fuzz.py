@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import cli
-from bot.replay import Script, ScriptError, load_script
+from bot.console.replay import Script, ScriptError, load_script
 from bot.store import Store
 from bot.store.migrate import upgrade
 from engine.errors import CroupierError

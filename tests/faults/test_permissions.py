@@ -18,9 +18,9 @@ import pytest
 
 import engine.killer
 import engine.verflixte6  # noqa: F401  (their commands must be imported to be found below)
-from bot.console import Console
-from bot.croupier import Croupier, Incoming
+from bot.console.terminal import Console
 from bot.games import GAMES
+from bot.service.croupier import Croupier, Incoming
 from bot.store import Store
 from bot.texts import render
 from engine.game import Choice, Command

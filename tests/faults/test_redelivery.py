@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.console import Console
+from bot.console.terminal import Console
 from bot.games import GAMES, scope_of
 from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, render

@@ -28,9 +28,9 @@ from sqlalchemy import Engine, event
 import bot.store.db as db_module
 import bot.store.uow as uow_module
 from bot import texts
-from bot.console import Console
-from bot.croupier import Croupier, seed_from_text
+from bot.console.terminal import Console
 from bot.games import GAMES, scope_of
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import SchemaNotCurrent, Store, StoreUnavailable, head_revision
 from tests.dice import scripted
 from tests.faults.scripts import SCRIPTS, Script

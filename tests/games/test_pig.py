@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from bot.console import Console
-from bot.croupier import Croupier
+from bot.console.terminal import Console
 from bot.games import GAMES, game_named, scope_of
+from bot.service.croupier import Croupier
 from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, render
 from tests.dice import scripted

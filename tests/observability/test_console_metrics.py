@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import make_url
 
-from bot.console import run_console
+from bot.console.terminal import run_console
 from bot.observability.endpoint import serving
 from bot.observability.health import Health, StoreHealth
 from bot.store import Store

@@ -18,10 +18,10 @@ from bot.discord.limits import fits, messages
 from bot.discord.outbox import QUEUE_MAX, Outbox
 from bot.discord.standings_image import standings_png
 from bot.exports import StandingsRow, StandingsTable
-from bot.open_kinds import CAPACITY, OpenKinds
+from bot.service.open_kinds import CAPACITY, OpenKinds
+from bot.service.warm_channels import CAPACITY as WARM_CAPACITY
+from bot.service.warm_channels import WarmChannels
 from bot.store import Mark
-from bot.warm_channels import CAPACITY as WARM_CAPACITY
-from bot.warm_channels import WarmChannels
 from engine import commands
 from engine.commands import closest, fold
 

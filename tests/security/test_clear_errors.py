@@ -26,8 +26,8 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from bot.console import LINE_MAX, Console, run_console
-from bot.croupier import Croupier
+from bot.console.terminal import LINE_MAX, Console, run_console
+from bot.service.croupier import Croupier
 from bot.settings import Settings
 from bot.store import Store, create_engine, upgrade
 from tests.conftest import BACKENDS, PostgresServer
@@ -247,7 +247,8 @@ def test_a_too_long_replay_player_name_is_refused(tmp_path: Path) -> None:
 def test_a_too_large_script_is_refused_unread(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot import cli, replay
+    from bot import cli
+    from bot.console import replay
 
     monkeypatch.setattr(replay, "SCRIPT_MAX_BYTES", 1000)
     script = tmp_path / "big.json"

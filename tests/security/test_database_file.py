@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import Console
-from bot.croupier import Croupier, seed_from_text
+from bot.console.terminal import Console
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

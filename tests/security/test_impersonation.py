@@ -16,16 +16,16 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from markupsafe import escape as html_escaped
 
-from bot.croupier import Croupier
 from bot.discord import escape
 from bot.discord.mentions import quiet
 from bot.discord.options import BotOptions
 from bot.games import GAMES
-from bot.pages import Pages
-from bot.rendering import Narrator
+from bot.service.croupier import Croupier
+from bot.service.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.store import ChannelDefaults, Store
 from bot.web import make_app
+from bot.web.pages import Pages
 from tests.dice import Dice
 from tests.discord.helpers import (
     READY_QUICKLY,

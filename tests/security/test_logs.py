@@ -22,9 +22,9 @@ from typing import TypeVar
 import pytest
 
 from bot.cli import LOG_FORMAT
-from bot.croupier import Croupier
 from bot.observability.logs import JsonFormatter
 from bot.redaction import RedactingFormatter, redact
+from bot.service.croupier import Croupier
 from bot.store import Store, StoreUnavailable, UnitOfWork
 from bot.store import mask_url as store_mask_url
 from tests.discord.helpers import Table
@@ -166,7 +166,7 @@ def test_redact_masks_tokens_urls_and_given_secrets() -> None:
 
 
 def test_a_web_token_in_a_logged_path_is_masked() -> None:
-    """A web page's path holds its channel's secret token (bot.actions makes it with token_urlsafe(18))."""
+    """A web page's path holds its channel's secret token (bot.service.actions: token_urlsafe(18))."""
     token = secrets.token_urlsafe(18)
     record = logging.LogRecord(
         "bot.web.app", logging.WARNING, __file__, 1, "web page %s: unavailable", (f"/t/{token}/game/3",), None

@@ -136,7 +136,7 @@ def test_the_console_banner_shows_the_url_masked(
         return 0
 
     monkeypatch.setattr(Store, "open", open_sqlite)
-    monkeypatch.setattr("bot.console.run_console", no_input)
+    monkeypatch.setattr("bot.console.terminal.run_console", no_input)
     assert cli.main(["start", "--db", url]) == 0
     assert opened[0] == url  # the console's store …
     assert set(opened) == {url}  # … and the pages' own, on their thread, when port 8080 was free

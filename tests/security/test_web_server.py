@@ -30,10 +30,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.pages import Pages
 from bot.store import Store
 from bot.web.app import SECURITY_HEADERS
 from bot.web.guard import HEAD_TIMEOUT_S
+from bot.web.pages import Pages
 from bot.web.server import start_site
 from tests.web.processes import REPO, environment, own_loopback
 

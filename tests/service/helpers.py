@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.croupier import Croupier, Incoming
 from bot.games import GAMES
 from bot.replies import Reply
+from bot.service.croupier import Croupier, Incoming
 from bot.store import GameRecord, Store
 from engine.game import Command
 

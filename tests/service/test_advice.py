@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.croupier import Croupier
 from bot.games import GAMES
-from bot.rendering import Narrator
+from bot.service.croupier import Croupier
+from bot.service.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from engine.game import Join, Start

@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from bot import odds_tables
-from bot.croupier import Croupier
+from bot.service import odds_tables
+from bot.service.croupier import Croupier
 from bot.store import Store
 from engine.game import Join, Start
 from engine.killer import odds
@@ -75,7 +75,7 @@ async def test_without_usable_tables_the_solver_answers(
     odds_tables.install(fresh)
     monkeypatch.setattr(odds, "solver", fresh)
     table = await started(store, 4)
-    with caplog.at_level(logging.WARNING, logger="bot.odds_tables"):
+    with caplog.at_level(logging.WARNING, logger="bot.service.odds_tables"):
         assert (await table.say("anna", "conseil")).ok
     assert "Killer odds tables unusable" in caplog.text
     assert isinstance(fresh(4, "sum"), odds.Solver)

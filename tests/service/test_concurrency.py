@@ -13,7 +13,7 @@ import psycopg
 import pytest
 from sqlalchemy import event
 
-from bot.croupier import Croupier, seed_from_text
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import Store
 from engine.game import Join
 from tests.service.helpers import Table

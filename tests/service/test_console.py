@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.console import CHANNEL, GUILD, Answer, Console, _words, run_console
-from bot.croupier import Croupier, Incoming, seed_from_text
+from bot.console.terminal import CHANNEL, GUILD, Answer, Console, _words, run_console
 from bot.games import GAMES, scope_of
 from bot.replies import Board
+from bot.service.croupier import Croupier, Incoming, seed_from_text
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from bot.texts import render
@@ -285,7 +285,7 @@ async def test_the_console_draws_no_boards_yet_prints_and_logs_the_same(
 
 
 def test_croupier_console_draws_no_boards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.console
+    import bot.console.terminal
     from bot.cli import main
 
     seen: list[bool] = []
@@ -294,7 +294,7 @@ def test_croupier_console_draws_no_boards(tmp_path: Path, monkeypatch: pytest.Mo
         seen.append(console.croupier.boards)
         return 0
 
-    monkeypatch.setattr(bot.console, "run_console", run)
+    monkeypatch.setattr(bot.console.terminal, "run_console", run)
     assert main(["console", "--db", f"sqlite:///{tmp_path / 'console.sqlite3'}"]) == 0
     assert seen == [False]
 

@@ -1,5 +1,5 @@
 """Moderator corrections through the console, on both stores: undo a move (never a re-roll), adjust
-points, disqualify and reinstate, list the corrections, audit a game (bot/corrections.py)."""
+points, disqualify and reinstate, list the corrections, audit a game (bot/service/corrections.py)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from bot import cli
-from bot.console import Console
-from bot.corrections import when
-from bot.croupier import Croupier, Incoming, seed_from_text
+from bot.console.terminal import Console
 from bot.games import GAMES, scope_of
+from bot.service.corrections import when
+from bot.service.croupier import Croupier, Incoming, seed_from_text
 from bot.store import GameRecord, LogEntry, Store
 from bot.texts import render
 from engine.dice import derive_die

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bot.corrections import command_of
-from bot.croupier import Croupier
 from bot.games import GAMES
+from bot.service.corrections import command_of
+from bot.service.croupier import Croupier
 from bot.store import GameRecord, Store
 from engine.dice import DiceSource, ScriptedDice, VerifiableDice, derive_die
 from engine.game import Join, Start, Timeout

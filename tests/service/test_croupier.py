@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import update
 
-from bot.croupier import Croupier, seed_from_text
-from bot.rendering import Narrator
 from bot.replies import Reply
+from bot.service.croupier import Croupier, seed_from_text
+from bot.service.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from bot.store.repositories.tables import log_t

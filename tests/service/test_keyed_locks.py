@@ -1,4 +1,4 @@
-"""Per-channel locks (bot/keyed_locks.py): one channel at a time, other channels free, nothing kept."""
+"""Per-channel locks (bot/service/keyed_locks.py): one channel at a time, others free, nothing kept."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.keyed_locks import KeyedLocks
+from bot.service.keyed_locks import KeyedLocks
 
 
 async def test_one_channel_is_served_one_at_a_time_in_order() -> None:

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from bot import texts
-from bot.croupier import Croupier, seed_from_text
 from bot.games import GAMES, scope_of
-from bot.moves import words_for
 from bot.replies import Board, Button, Reply
+from bot.service.croupier import Croupier, seed_from_text
+from bot.service.moves import words_for
 from bot.store import Store
 from bot.texts import LANGUAGES, Scope, catalogue
 from bot.texts import render as real_render
@@ -253,7 +253,7 @@ async def test_a_channel_keeps_its_last_games_language_between_games(store: Stor
 
 # --- a whole session through the console -----------------------------------------------------------
 #
-# The same games typed into the console (bot/console.py) as people type them: a moderator and admin
+# The same games typed into the console (bot/console/terminal.py) as people type them: a moderator and admin
 # ("mod"), three players, and everything around the game — typos, refusals, moderator commands with
 # missing or wrong arguments, corrections, the standings, every export, the tournaments, the
 # verification. Besides the renders, the text itself is checked: every line the console prints must be
@@ -355,7 +355,7 @@ def policy_words(policy: Policy, record: Any, state: Any) -> tuple[str, str]:
 
 
 async def console_session(store: Store, kind: str, lang: str) -> Session:
-    from bot.console import Console
+    from bot.console.terminal import Console
 
     croupier = Croupier(store=store, seed_source=seed_from_text(SEEDS[kind]))
     console = Console(croupier, moderators=frozenset({"mod"}), admins=frozenset({"mod"}))
@@ -432,13 +432,13 @@ async def test_a_console_session_speaks_only_the_channels_language(
 ) -> None:
     """Typos, refusals, moderator commands, standings, exports, tournaments and corrections too: every
     render in the channel's language from its own catalogue, and no printed text from anywhere else."""
-    import bot.console
+    import bot.console.terminal
     import bot.exports
     import bot.replies
 
     renders = Renders()
     renders.install(monkeypatch)
-    for module in (bot.console, bot.replies, bot.exports):
+    for module in (bot.console.terminal, bot.replies, bot.exports):
         monkeypatch.setattr(module, "render", texts.render)  # the recording one
     session = await console_session(store, kind, lang)
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from bot.croupier import Croupier
 from bot.games import GAMES, scope_of
+from bot.service.croupier import Croupier
 from bot.store import Store
 from bot.texts import LANGUAGES, render
 from engine.game import Join, Start

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.croupier import Croupier
 from bot.games import GAMES
-from bot.rendering import Narrator
+from bot.service.croupier import Croupier
+from bot.service.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from engine.game import Join, Start

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.option_words import parse_options
-from bot.suggestions import options as completed
+from bot.service.suggestions import options as completed
 
 
 @pytest.mark.parametrize(

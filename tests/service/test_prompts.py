@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from bot.croupier import Croupier
 from bot.discord.embeds import shown_name, table_fields
 from bot.games import GAMES, scope_of
-from bot.rendering import Narrator
 from bot.replies import Reply, Row
+from bot.service.croupier import Croupier
+from bot.service.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from bot.texts import LANGUAGES, number, render

@@ -7,10 +7,10 @@ a Discord message's length of a line: a longer command is refused, a longer chit
 
 from __future__ import annotations
 
-from bot.croupier import Croupier
 from bot.games import GAMES
-from bot.moves import LINE_MAX
-from bot.rendering import Narrator
+from bot.service.croupier import Croupier
+from bot.service.moves import LINE_MAX
+from bot.service.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from engine.game import Close, Join

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.console import Console
-from bot.croupier import Croupier
+from bot.console.terminal import Console
+from bot.service.croupier import Croupier
 from bot.settings_words import parse_settings
 from bot.store import ChannelDefaults, Store
 from bot.texts import render

@@ -1,4 +1,4 @@
-"""Standings with moderators' corrections (bot/standings.py, engine/standings.py, bot/exports.py):
+"""Standings with moderators' corrections (bot/service/standings.py, engine/standings.py, bot/exports.py):
 adjustments count in the totals and are notes of their own, disqualified players leave the ranking."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 from datetime import UTC, datetime
 
 from bot.exports import FORMATS, StandingsRow, StandingsTable, to_csv, to_json
-from bot.standings import standings_of
+from bot.service.standings import standings_of
 from bot.store import Correction, GameRecord, ParticipantRecord, Tournament
 from engine.game import Result
 from engine.standings import PLACEMENT, standings

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from bot.console import Answer, Console
-from bot.croupier import Croupier, Incoming
+from bot.console.terminal import Answer, Console
 from bot.games import GAMES, scope_of
+from bot.service.croupier import Croupier, Incoming
 from bot.store import Store
 from bot.texts import LANGUAGES, render
 from tests.dice import scripted

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from bot.croupier import Croupier
 from bot.discord.commands import DiscordSpelling
 from bot.discord.slash.names import shown as slash_shown
 from bot.games import GAMES, scope_of
+from bot.service.croupier import Croupier
 from bot.settings_words import KEYS, SETTINGS, described, parse_settings, usage
 from bot.spelling import ConsoleSpelling
 from bot.store import Store

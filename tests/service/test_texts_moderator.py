@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from bot import cli
-from bot.console import Console
-from bot.croupier import Croupier, seed_from_text
+from bot.console.terminal import Console
 from bot.games import GAMES, scope_of
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, LANGUAGES, render
 from tests.service.helpers import Table

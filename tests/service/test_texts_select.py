@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.croupier import Croupier, seed_from_text
 from bot.games import GAMES, scope_of
 from bot.replies import Reply
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import Store
 from bot.texts import LANGUAGES, catalogue, render
 from engine.game import Close, Join, Start

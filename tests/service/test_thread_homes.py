@@ -1,16 +1,16 @@
-"""The service's side of a home whose games are played in threads of their own (bot/forum.py): a sign-up
-made in the home joins the game of its thread, and is answered naming it; a seated player's game word in
-the home gets a pointer to the thread, once; a command sent outright there gets the pointer too, and
-nothing is played from the home. And turn timeouts and reminders only where the front end asks for them
-(the guilds it serves and has caught up with)."""
+"""The service's side of a home whose games are played in threads of their own (bot/service/forum.py): a
+sign-up made in the home joins the game of its thread, and is answered naming it; a seated player's game
+word in the home gets a pointer to the thread, once; a command sent outright there gets the pointer too,
+and nothing is played from the home. And turn timeouts and reminders only where the front end asks for
+them (the guilds it serves and has caught up with)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from bot.croupier import Croupier, Incoming
-from bot.forum import PLAYED_IN_THREAD
+from bot.service.croupier import Croupier, Incoming
+from bot.service.forum import PLAYED_IN_THREAD
 from bot.store import Store
 from engine.game import Join
 from tests.dice import scripted

@@ -4,8 +4,8 @@ game's, as the registry says."""
 
 from __future__ import annotations
 
-from bot.croupier import Croupier
 from bot.games import GAMES, scope_of
+from bot.service.croupier import Croupier
 from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, render
 from engine.verflixte6.jokers import registry

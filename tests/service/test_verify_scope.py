@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import insert, text
 
-from bot.croupier import Croupier, seed_from_text
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import Store
 from bot.store.models import SCORINGS
 from bot.store.repositories.games import closed_of_guild

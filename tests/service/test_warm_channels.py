@@ -1,5 +1,5 @@
 """A writer that finds a channel as its own last move left it starts from that, reading nothing
-(bot/warm_channels.py) — and the players cannot tell: the answers, the stored game and the log are
+(bot/service/warm_channels.py) — and the players cannot tell: the answers, the stored game and the log are
 what a move that reads gives, and whatever anybody else writes is seen at once.
 """
 
@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from bot.croupier import Croupier
+from bot.service.croupier import Croupier
+from bot.service.warm_channels import WarmChannels
 from bot.store import Store
 from bot.store.repositories import Channels
-from bot.warm_channels import WarmChannels
 from engine.game import Join, Start
 from tests.dice import scripted
 from tests.service.helpers import GUILD, Table

@@ -64,7 +64,7 @@ async def test_a_worker_whose_connection_the_server_dropped_reconnects(
 async def test_the_service_retries_a_command_that_met_a_dropped_connection(
     store: Store, db_url: str, postgres_server: Any
 ) -> None:
-    from bot.croupier import Croupier
+    from bot.service.croupier import Croupier
     from tests.service.helpers import Table
 
     table = Table(Croupier(store=store))

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.pages import Pages
 from bot.web import make_app
+from bot.web.pages import Pages
 from tests.web.rooms import Room
 
 

@@ -14,10 +14,10 @@ from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bot.console import Answer, Console
-from bot.croupier import Croupier, seed_from_text
-from bot.pages import Pages
+from bot.console.terminal import Answer, Console
+from bot.service.croupier import Croupier, seed_from_text
 from bot.store import Store
+from bot.web.pages import Pages
 from bot.web.server import Site, start_site
 
 T = TypeVar("T")

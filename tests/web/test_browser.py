@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from bot.console import Console
+from bot.console.terminal import Console
 from bot.store import create_engine
 from bot.store.repositories import log_t
 from bot.texts import render

@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient
 
 from bot.exports import to_json
 from bot.games import GAMES
-from bot.rendering import Narrator
+from bot.service.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.texts import render, signed
 from bot.web.chart import chart_of

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.discord.escape import name, unescaped
-from bot.pages import _move, code_spans
 from bot.store import LogEntry
+from bot.web.pages import _move, code_spans
 
 NOW = datetime(2026, 12, 2, 20, 0, tzinfo=UTC)
 

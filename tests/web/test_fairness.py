@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from bot.fairness import (
+from bot.texts import render
+from bot.web.fairness import (
     chi2_sf_5,
     counts_of,
     face_test,
@@ -22,8 +23,7 @@ from bot.fairness import (
     luck_of,
     verdict,
 )
-from bot.pages import DiceMemo, Pages
-from bot.texts import render
+from bot.web.pages import DiceMemo, Pages
 from bot.web.words import fairness_text, verdict_words
 from engine.dice import derive_die
 from tests.web.rooms import Room, durchgang

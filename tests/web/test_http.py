@@ -15,14 +15,14 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from markupsafe import escape
 
-from bot.croupier import Croupier, Incoming
 from bot.discord.context import from_message
 from bot.exports import to_json
-from bot.pages import Pages, without_ids
+from bot.service.croupier import Croupier, Incoming
 from bot.store import StoreUnavailable
 from bot.texts import render
 from bot.web import make_app
 from bot.web.app import CONTENT_SECURITY_POLICY, STATIC_CACHE
+from bot.web.pages import Pages, without_ids
 from engine.game import Close, Join, Start
 from tests.dice import scripted
 from tests.web.rooms import Room, durchgang

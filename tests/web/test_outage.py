@@ -17,13 +17,13 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import update
 
-from bot.pages import Pages
 from bot.store import create_engine
 from bot.store.migrate import upgrade
 from bot.store.repositories import log_t
 from bot.store.uow import POSTGRES_WORKERS
 from bot.texts import render
 from bot.web import make_app
+from bot.web.pages import Pages
 from tests.faults.pgcluster import private_cluster
 from tests.web.rooms import Room, durchgang
 

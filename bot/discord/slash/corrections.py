@@ -1,7 +1,7 @@
 """Moderators' corrections with their audit trail (``/korrektur …``): undo the last move, adjust a
 player's points, disqualify and reinstate — and the list of every correction, for everybody.
 
-Each is one service call (bot/corrections.py): the service checks the right, applies it once per
+Each is one service call (bot/service/corrections.py): the service checks the right, applies it once per
 interaction and logs it. A correction is answered publicly in the game's channel, so everyone sees
 it; a refusal (not a moderator, no reason, an unknown player) only to the moderator who asked.
 
@@ -17,9 +17,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.corrections import MAX_ADJUSTMENT, MAX_REASON
 from bot.discord.front import front_of
 from bot.discord.slash.names import command, described, group, renamed
+from bot.service.corrections import MAX_ADJUSTMENT, MAX_REASON
 
 Reason = app_commands.Range[str, 1, MAX_REASON]
 Points = app_commands.Range[int, -MAX_ADJUSTMENT, MAX_ADJUSTMENT]

@@ -404,7 +404,7 @@ class Games:
 
     def remember(self, record: GameRecord) -> None:
         """Take ``record`` as the game's stored row, as if loaded in this unit of work (the caller knows
-        it is: see ``bot.warm_channels``), so a save writes only what changed."""
+        it is: see ``bot.service.warm_channels``), so a save writes only what changed."""
         self._known[record.id] = record
 
     def loaded(self, row: Row[Any]) -> GameRecord:

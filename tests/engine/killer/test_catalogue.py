@@ -17,7 +17,7 @@ from typing import Any, get_args
 
 import pytest
 
-from bot.croupier import NOTHING_OPEN
+from bot.service.croupier import NOTHING_OPEN
 from bot.texts import LANGUAGES, game_catalogue, render
 from engine.errors import CroupierError
 from engine.game import Close, Command, Event, Join, Leave, Remove, Skip, Start, Timeout

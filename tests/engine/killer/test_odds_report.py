@@ -1,4 +1,4 @@
-"""``croupier odds`` (bot/odds_report.py): the table and the JSON contract."""
+"""``croupier odds`` (bot/console/odds_report.py): the table and the JSON contract."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.odds_report import Progress, main, report
+from bot.console.odds_report import Progress, main, report
 from bot.texts import render
 from engine.killer import KILLER, odds
 

@@ -13,7 +13,7 @@ from itertools import combinations
 
 import pytest
 
-from bot.odds_tables import read
+from bot.service.odds_tables import read
 from engine.killer import odds, odds_tables
 from engine.killer.rules import MAX_DICE, MIN_DICE
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import engine.verflixte6
-from bot.croupier import NOTHING_OPEN
+from bot.service.croupier import NOTHING_OPEN
 from bot.texts import LANGUAGES, PLAYER_FIELDS, game_catalogue, render
 from engine.errors import CroupierError
 from engine.verflixte6 import GAME

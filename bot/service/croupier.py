@@ -1,11 +1,11 @@
 """The croupier service: the one path every front end (Discord, console, replay, web) goes through.
 
 A typed line, a button press or a slash command is ONE unit of work: load the channel (its settings
-and open game, one read), judge what the request asks (:mod:`bot.moves`, no I/O), perform it, render
+and open game, one read), judge what the request asks (:mod:`bot.service.moves`, no I/O), perform it, render
 the :class:`Reply` that already holds everything a front end draws, write everything the move changed
 — snapshot, participants, log entry — and commit. A line that no game reads as a command never
 reaches the store; one that the channel's game does not read takes no write lock (see
-:class:`bot.open_kinds.OpenKinds`). A refusal changes no game. A message id that was handled before
+:class:`bot.service.open_kinds.OpenKinds`). A refusal changes no game. A message id that was handled before
 is answered from the log and applied no second time; two processes racing on one game are kept apart
 by the version column (the loser reloads and answers from the log or from the new state).
 """
@@ -24,9 +24,13 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
 from typing import Any, TypeVar
 
-from bot import forum, odds_tables
-from bot.acknowledgements import Acknowledgements, flush, riding
-from bot.actions import (
+from bot.exports import FORMATS, StandingsTable, to_markdown
+from bot.games import DEFAULT_LANGUAGE, GAMES, language_of
+from bot.observability import requests
+from bot.replies import Attachment, Live, Reply
+from bot.service import forum, odds_tables
+from bot.service.acknowledgements import Acknowledgements, flush, riding
+from bot.service.actions import (
     ChangeSettings,
     Context,
     Done,
@@ -35,7 +39,7 @@ from bot.actions import (
     OpenGame,
     Planned,
 )
-from bot.corrections import (
+from bot.service.corrections import (
     Adjust,
     Audit,
     Disqualify,
@@ -45,10 +49,8 @@ from bot.corrections import (
     corrections_reply,
     join_refusal,
 )
-from bot.exports import FORMATS, StandingsTable, to_markdown
-from bot.games import DEFAULT_LANGUAGE, GAMES, language_of
-from bot.keyed_locks import KeyedLocks
-from bot.moves import (
+from bot.service.keyed_locks import KeyedLocks
+from bot.service.moves import (
     Applied,
     Chat,
     Found,
@@ -68,13 +70,15 @@ from bot.moves import (
     read_line,
     reconsider,
 )
-from bot.observability import requests
-from bot.once import OncePer
-from bot.open_kinds import OpenKinds
-from bot.rendering import Narrator, Table
-from bot.replies import Attachment, Live, Reply
+from bot.service.once import OncePer
+from bot.service.open_kinds import OpenKinds
+from bot.service.rendering import Narrator, Table
+from bot.service.standings import standings_of
+from bot.service.suggestions import WHAT, Suggestion, suggestions_in
+from bot.service.suggestions import options as suggested_options
+from bot.service.verify import Report, verify_in
+from bot.service.warm_channels import WarmChannels
 from bot.spelling import ConsoleSpelling, Spelling
-from bot.standings import standings_of
 from bot.store import (
     CatchUpPoint,
     ChannelSettings,
@@ -91,10 +95,6 @@ from bot.store import (
     Tournament,
     UnitOfWork,
 )
-from bot.suggestions import WHAT, Suggestion, suggestions_in
-from bot.suggestions import options as suggested_options
-from bot.verify import Report, verify_in
-from bot.warm_channels import WarmChannels
 from engine import dice as dice_mod
 from engine.errors import IllegalCommand, InvalidCommand
 from engine.game import Command, Game, Join, Seat, Timeout
@@ -146,7 +146,7 @@ def readings(text: str, first: str | None = None) -> dict[str, Reading]:
 
     Parsing needs no store, so the service reads a line before it goes near one, and hands these
     readings on so the channel's game does not parse the line again. ``first``: the kind of game
-    likely open in the channel (:class:`bot.open_kinds.OpenKinds`); when it reads the line, its
+    likely open in the channel (:class:`bot.service.open_kinds.OpenKinds`); when it reads the line, its
     reading is the only one (the unit of work parses for another game if the channel holds one).
     """
     known: dict[str, Reading] = {}
@@ -159,7 +159,7 @@ def readings(text: str, first: str | None = None) -> dict[str, Reading]:
 
 def might_be_command(text: str) -> bool:
     """Whether some registered game reads the line as a command (or as a malformed one), reading what
-    :meth:`Croupier.handle_text` reads of it: its first :data:`~bot.moves.LINE_MAX` characters. The
+    :meth:`Croupier.handle_text` reads of it: its first :data:`~bot.service.moves.LINE_MAX` characters. The
     parsers' work grows with the line, and a front end asks this when the store is out, before it
     answers "try again" — a 4,000-character line costs no more than a Discord message."""
     return any(reading is not None for reading in readings(Typed.of(text).text).values())
@@ -226,7 +226,7 @@ class Croupier:
     async def handle_text(self, msg: Incoming) -> Reply:
         """A chat line: a command of the channel's open game, or chit-chat (answered with ``silent``).
 
-        The games read at most :data:`~bot.moves.LINE_MAX` characters of a line (a Discord message's
+        The games read at most :data:`~bot.service.moves.LINE_MAX` characters of a line (a Discord message's
         length): a longer line that holds a command is refused (``error.line_too_long``), a longer
         chit-chat line stays chit-chat.
         """
@@ -291,7 +291,7 @@ class Croupier:
     def _writes(self, msg: Incoming, request: Request) -> bool:
         """Whether a request's unit of work should take the write lock from the start. Presses, built
         commands and lines sent as commands are recorded even when refused, so they always write; a
-        chat line only when the game last seen open in its channel (:class:`bot.open_kinds.OpenKinds`)
+        chat line only when the game last seen open in its channel (:class:`bot.service.open_kinds.OpenKinds`)
         reads it as a command that is no mere question."""
         if not isinstance(request, Typed) or request.required:
             return True
@@ -341,7 +341,7 @@ class Croupier:
     def _load(self, uow: UnitOfWork, msg: Incoming, *, writing: bool = False) -> _Idle | _Playing:
         """The one read of a request: the channel's settings and open game, with the game's state —
         unless a writer finds the channel exactly as its own last move left it (see
-        :mod:`bot.warm_channels`): then that is what it starts from, with nothing read."""
+        :mod:`bot.service.warm_channels`): then that is what it starts from, with nothing read."""
         if writing:
             warm = self._warm.get(_key(msg))
             if uow.unchanged_since(warm[0] if warm is not None else None):
@@ -363,7 +363,7 @@ class Croupier:
     ) -> Reply | _Writes | forum.Elsewhere:
         """A request in a channel with no open game (or one of a game no longer installed). A home whose
         games are played in threads of their own knows them: a sign-up joins the game of its thread,
-        anything else for a game is pointed there (see :mod:`bot.forum`)."""
+        anything else for a game is pointed there (see :mod:`bot.service.forum`)."""
         if isinstance(request, Typed) and not request.required:
             # A game's word with no game here — or the redelivery of the move that ended the game:
             # answer that as before.
@@ -414,7 +414,7 @@ class Croupier:
         return self.narrator.refusal(IllegalCommand(NOTHING_OPEN), here.lang, game=GAMES[kind])
 
     def _judge(self, msg: Incoming, request: Request, here: _Playing) -> Judged:
-        """What the request asks of the loaded game (:func:`bot.moves.judge`): no die is rolled yet."""
+        """What the request asks of the loaded game (:func:`bot.service.moves.judge`): no die rolled yet."""
         moderator = moderates(msg, here.channel.settings)
         game, record = here.game, here.record
         return judge(game, record.id, record.version, here.state, msg.author, request, moderator=moderator)
@@ -622,7 +622,7 @@ class Croupier:
             delivery=_delivery(msg),
         )
 
-    # ------------------------------------------------------------------ corrections (bot/corrections.py)
+    # ---------------------------------------------------------- corrections (bot/service/corrections.py)
 
     async def undo(self, msg: Incoming, reason: str) -> Reply:
         """Void the last move of the channel's open game and rebuild it from its log; its dice stay
@@ -652,7 +652,7 @@ class Croupier:
         """A game's whole log, voided entries with the undo that voided them (``croupier audit``)."""
         return await self.store.run(lambda uow: audit_in(uow, game_id), read_only=True)
 
-    # ------------------------------------------------------------------ threads, live tables (bot/forum.py)
+    # ------------------------------------------------------ threads, live tables (bot/service/forum.py)
 
     async def plan_open(self, msg: Incoming, kind: str, options: Mapping[str, Any]) -> Reply:
         """A front end that makes threads asks here first: where the game wants a thread of its own,

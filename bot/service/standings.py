@@ -21,7 +21,7 @@ def standings_of(
 ) -> StandingsTable:
     """The tournament table over its closed games of ranked kinds (Killer games have no table).
 
-    The tournament's corrections count too (:mod:`bot.corrections`): points adjustments are added to
+    The tournament's corrections count too (:mod:`bot.service.corrections`): points adjustments are added to
     the totals and listed as notes, one line each; disqualified players are out of the ranking — their
     results are left out before places are given — and listed under it with the reason.
     """

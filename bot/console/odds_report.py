@@ -26,8 +26,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TextIO
 
-from bot import odds_tables
 from bot.games import scope_of
+from bot.service import odds_tables
 from bot.texts import render
 from engine.errors import CroupierError
 from engine.killer import KILLER, odds

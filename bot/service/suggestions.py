@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.games import GAMES, language_of
 from bot.option_words import Word, pairs, split
-from bot.rendering import Narrator
+from bot.service.rendering import Narrator
 from bot.store import UnitOfWork
 from engine.commands import fold
 from engine.game import Candidates, Game, OptionSpec

@@ -8,8 +8,8 @@ committed sequence and ``croupier verify`` still re-derives every die. Nothing b
 undo with: no snapshot per move.
 
 ``/adjust``, ``/disqualify`` and ``/reinstate`` are rows of the tournament's ``corrections``; the
-standings count them (:mod:`bot.standings`). Each correction is a moderator action like the others
-(:mod:`bot.actions`): the service checks the right, applies it once per message id in one
+standings count them (:mod:`bot.service.standings`). Each correction is a moderator action like the others
+(:mod:`bot.service.actions`): the service checks the right, applies it once per message id in one
 transaction and logs it; its reply is a public note.
 """
 
@@ -24,11 +24,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.actions import Context, Done
 from bot.games import GAMES, language_of
-from bot.moves import Refusal
-from bot.rendering import Narrator, Table, namer
 from bot.replies import Reply
+from bot.service.actions import Context, Done
+from bot.service.moves import Refusal
+from bot.service.rendering import Narrator, Table, namer
 from bot.shown_names import distinguished
 from bot.store import (
     Correction,

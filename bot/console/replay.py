@@ -21,11 +21,11 @@ from typing import IO, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from bot.console import LINE_MAX
-from bot.croupier import Croupier, Incoming
+from bot.console.terminal import LINE_MAX
 from bot.games import GAMES
-from bot.rendering import Narrator
 from bot.replies import Reply
+from bot.service.croupier import Croupier, Incoming
+from bot.service.rendering import Narrator
 from bot.spelling import ConsoleSpelling
 from bot.store import GameRecord, Store
 from bot.texts import render

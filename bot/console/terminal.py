@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _json_string
 from typing import TextIO
 
-from bot.croupier import Croupier, Incoming
 from bot.observability import answers
 from bot.option_words import options, split
 from bot.replies import Reply
+from bot.service.croupier import Croupier, Incoming
 from bot.store import StoreUnavailable
 from bot.texts import DEFAULT, has, render
 from engine.game import Close, Command, Join, Leave, Remove, Skip, Start

@@ -3,7 +3,7 @@ the channel's settings.
 
 Each is a small object: :meth:`check` validates what was asked without the store, :meth:`apply` makes
 the change in the unit of work the service opened (which logs it and commits). Both answer a
-:class:`~bot.moves.Refusal` instead of raising when the action cannot be done.
+:class:`~bot.service.moves.Refusal` instead of raising when the action cannot be done.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
-from bot.forum import default_tournament, thread_title, wants_thread
 from bot.games import GAMES, numbered_with
-from bot.moves import Refusal
-from bot.rendering import Narrator, Table
 from bot.replies import Reply
+from bot.service.forum import default_tournament, thread_title, wants_thread
+from bot.service.moves import Refusal
+from bot.service.rendering import Narrator, Table
 from bot.settings_words import described, parse_settings
 from bot.store import ChannelState, GameAlreadyOpen, Tournament, UnitOfWork
 from engine import dice as dice_mod
@@ -97,7 +97,8 @@ class OpenGame:
     """Open a game in the channel and publish its dice commitment.
 
     ``plan``: asked by a front end that makes threads — when the game wants a thread of its own
-    (:func:`bot.forum.wants_thread`), answer :class:`Planned` with the thread's title and write nothing;
+    (:func:`bot.service.forum.wants_thread`), answer :class:`Planned` with the thread's title and write
+    nothing;
     the front end makes the thread and opens the game there. ``live_message``: the game has that
     thread (the channel), whose first message shows its live table. A home has at most one open game
     of each kind (one Durchgang and one Killer game may run side by side, each in its thread).

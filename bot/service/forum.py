@@ -4,7 +4,7 @@ home's own channel says about the games of its threads, and what the front end n
 — where to catch up, which answers are still to deliver and which finished games' threads are still
 to close.
 
-Functions here run inside a unit of work the croupier opened (like :mod:`bot.corrections`); none of
+Functions here run inside a unit of work the croupier opened (like :mod:`bot.service.corrections`); none of
 them touches the network or knows Discord's markup: a front end draws what they answer.
 """
 
@@ -17,8 +17,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.games import GAMES, language_of
-from bot.rendering import Narrator, Table, namer
 from bot.replies import Live, Reply
+from bot.service.rendering import Narrator, Table, namer
 from bot.store import GameRecord, ThreadGame, UnitOfWork
 from bot.store.repositories import forum as stored
 from engine import dice as dice_mod

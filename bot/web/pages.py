@@ -20,17 +20,17 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
-from bot.corrections import correction_line, named_as_shown
 from bot.discord.escape import unescaped
 from bot.exports import StandingsTable
-from bot.fairness import FaceTest, Luck, counts_of, face_test, luck_of
 from bot.games import DEFAULT_LANGUAGE, GAMES
-from bot.rendering import Narrator
+from bot.service.corrections import correction_line, named_as_shown
+from bot.service.rendering import Narrator
+from bot.service.standings import standings_of
 from bot.shown_names import distinguished
 from bot.spelling import ConsoleSpelling
-from bot.standings import standings_of
 from bot.store import Correction, GameRecord, LogEntry, Store, StoreUnavailable, Tournament, UnitOfWork
 from bot.store.repositories import RolledDice, VisibleChannel
+from bot.web.fairness import FaceTest, Luck, counts_of, face_test, luck_of
 from engine.game import Game
 
 T = TypeVar("T")

@@ -3,7 +3,8 @@
 The engine does no I/O, so it cannot open the file (``engine/killer/odds_tables.bin``) itself: this
 module reads it — on the first question that needs it, not at import — and gives the decoded tables to
 the solvers (:meth:`engine.killer.odds.Solvers.provide`). Every process that runs the croupier service
-installs it (``bot.croupier`` does at import), as does ``croupier odds``. A missing or damaged file, or
+installs it (``bot.service.croupier`` does at import), as does ``croupier odds``. A missing or damaged
+file, or
 tables built for other rules, costs speed, never correctness: the solver then works the odds out as
 before (a second or more for ten dice), and the log says why.
 """

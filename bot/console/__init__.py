@@ -1,0 +1,1 @@
+"""The terminal front ends: the console channel, ``croupier replay`` and ``croupier odds``."""
