@@ -125,13 +125,13 @@ async def test_a_durchgang_is_played_in_dutch_through_the_console(
 ) -> None:
     """Every render asks for Dutch and finds its key in the Dutch catalogues; every printed line is
     made of them; and a handful of lines, spelled out here, say what a Dutch reader expects."""
-    import bot.console
+    import bot.console.terminal
     import bot.exports
     import bot.replies
 
     renders = Renders()
     renders.install(monkeypatch)
-    for module in (bot.console, bot.replies, bot.exports):
+    for module in (bot.console.terminal, bot.replies, bot.exports):
         monkeypatch.setattr(module, "render", texts.render)  # the recording one
     session = await console_session(store, "verflixte6", "nl")
 
