@@ -249,10 +249,22 @@ _VOWELS = frozenset("aeiouyh")
 singular = cldr.singular  # whether a count takes the singular: French says "0 point", German "0 Punkte"
 
 
-def _word_of(lang: str, key: str) -> str:
-    """A word the specs join or quote with, from the language's shared catalogue (``list.or`` …)."""
-    found = _template(key, lang, None)
-    return found[0] if found is not None else ""
+class _Joiners(NamedTuple):
+    """The words the list specs join and quote with, from the language's shared catalogue."""
+
+    or_: str
+    and_: str
+    open: str
+    close: str
+
+
+@cache
+def _joiners(lang: str) -> _Joiners:
+    def word(key: str) -> str:
+        found = _template(key, lang, None)
+        return found[0] if found is not None else ""
+
+    return _Joiners(word("list.or"), word("list.and"), word("quote.open"), word("quote.close"))
 
 
 def _plural(lang: str, value: Any, args: list[str]) -> str:
@@ -296,11 +308,13 @@ def _joined(lang: str, items: list[str], word: str) -> str:
 
 
 def _quoted(lang: str, items: list[str]) -> list[str]:
-    left, right = _word_of(lang, "quote.open"), _word_of(lang, "quote.close")
-    return [f"{left}{item}{right}" for item in items]
+    joiners = _joiners(lang)
+    return [f"{joiners.open}{item}{joiners.close}" for item in items]
 
 
-def _list_spec(conjunction: str | None, quoted: bool) -> Callable[[str, Any, list[str]], str]:
+def _list_spec(
+    conjunction: Callable[[_Joiners], str] | None, quoted: bool
+) -> Callable[[str, Any, list[str]], str]:
     """``list``: "a, b, c"; ``or``: "a, b oder c"; ``and``: "a, b und c"; ``quoted_…``: each item in the
     language's quotes. An argument is what an empty list says instead (``{kept:list:aucun}``)."""
 
@@ -312,7 +326,7 @@ def _list_spec(conjunction: str | None, quoted: bool) -> Callable[[str, Any, lis
             items = _quoted(lang, items)
         if conjunction is None:
             return ", ".join(items)
-        return _joined(lang, items, _word_of(lang, conjunction))
+        return _joined(lang, items, conjunction(_joiners(lang)))
 
     return spec
 
@@ -326,7 +340,7 @@ def _or_each(lang: str, value: Any, args: list[str]) -> str:
         return args[1] if len(args) > 1 else ""
     word = args[0] if args else ""
     each = [_elide(lang, item, [word]) if word else item for item in items]
-    return _joined(lang, each, _word_of(lang, "list.or"))
+    return _joined(lang, each, _joiners(lang).or_)
 
 
 def _elide(lang: str, value: Any, args: list[str]) -> str:
@@ -355,7 +369,15 @@ def _words_and(lang: str, value: Any, args: list[str], scope: Scope | None = Non
     items = [_word(lang, item, [group], scope) for item in _items(value)]
     if not items:
         return args[1] if len(args) > 1 else ""
-    return _joined(lang, items, _word_of(lang, "list.and"))
+    return _joined(lang, items, _joiners(lang).and_)
+
+
+def _or(joiners: _Joiners) -> str:
+    return joiners.or_
+
+
+def _and(joiners: _Joiners) -> str:
+    return joiners.and_
 
 
 SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
@@ -365,10 +387,10 @@ SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
     "decimal": _decimal,  # {x:decimal} → "1,25" (de, fr) / "1.25" (en); {x:decimal:1} one digit (CLDR)
     "percent": _percent,  # {p:percent} → "63,90 %" (de, fr) / "63.90%" (en) (CLDR)
     "list": _list_spec(None, quoted=False),  # {kept:list:aucun} → "6, 5" or "aucun"
-    "or": _list_spec("list.or", quoted=False),  # {names:or} → "cleo oder dora"
-    "and": _list_spec("list.and", quoted=False),  # {modes:and:keine} → "zombie und mythic" or "keine"
-    "quoted_or": _list_spec("list.or", quoted=True),  # {valid:quoted_or} → "„weiter“ oder „stopp“"
-    "quoted_and": _list_spec("list.and", quoted=True),
+    "or": _list_spec(_or, quoted=False),  # {names:or} → "cleo oder dora"
+    "and": _list_spec(_and, quoted=False),  # {modes:and:keine} → "zombie und mythic" or "keine"
+    "quoted_or": _list_spec(_or, quoted=True),  # {valid:quoted_or} → "„weiter“ oder „stopp“"
+    "quoted_and": _list_spec(_and, quoted=True),
     "elide": _elide,  # {player:elide:de} → "d'anna" / "de ben" (French)
     "or_each": _or_each,  # {victims:or_each:à} → "à anna ou à ben" (French repeats the preposition)
 }
@@ -451,7 +473,7 @@ class _Facts(dict[str, Any]):
 
 def _forget() -> None:
     """Drop every catalogue and template read (the registry of languages changed)."""
-    for cached in (catalogue, _shared, game_catalogue, _fallbacks, _template, _formatter):
+    for cached in (catalogue, _shared, game_catalogue, _fallbacks, _template, _formatter, _joiners):
         cached.cache_clear()
 
 

@@ -56,11 +56,13 @@ def form(lang: str, count: float, words: Sequence[str]) -> str:
     first for CLDR's "one", the second for every other category); a template that gives one word per
     category the language has (:func:`categories`, in order) gets the category's own."""
     found = category(lang, count)
-    tags = categories(lang)
-    if len(words) > 2 and len(words) == len(tags):
-        return words[tags.index(found)]
-    one, other = [*words, "", ""][:2]
-    return one if found == "one" else other
+    if len(words) > 2:
+        tags = categories(lang)
+        if len(words) == len(tags):
+            return words[tags.index(found)]
+    if not words:
+        return ""
+    return words[0] if found == "one" else words[1] if len(words) > 1 else ""
 
 
 class _Marks(NamedTuple):
@@ -84,8 +86,11 @@ def _marks(lang: str) -> _Marks:
 def decimal(lang: str, value: float, digits: int = 2) -> str:
     """``value`` with ``digits`` decimals and the language's decimal mark: "1,25" in German, French and
     Dutch, "1.25" in English; a typographic minus. No grouping: the croupier's decimals are small."""
+    return _decimal(_marks(lang).decimal, value, digits)
+
+
+def _decimal(mark: str, value: float, digits: int) -> str:
     text = f"{value:.{digits}f}"
-    mark = _marks(lang).decimal
     if mark != ".":
         text = text.replace(".", mark)
     return text.replace("-", MINUS)
@@ -94,7 +99,7 @@ def decimal(lang: str, value: float, digits: int = 2) -> str:
 def percent(lang: str, value: float, digits: int = 2) -> str:
     """A number of percent as the language writes it: "63,90 %" (de, fr), "63.90%" (en), "63,90%" (nl)."""
     marks = _marks(lang)
-    return f"{marks.percent_prefix}{decimal(lang, value, digits)}{marks.percent_suffix}"
+    return f"{marks.percent_prefix}{_decimal(marks.decimal, value, digits)}{marks.percent_suffix}"
 
 
 def warm(lang: str) -> None:
