@@ -30,10 +30,10 @@ from importlib.resources.abc import Traversable
 from typing import Any, NamedTuple
 
 from bot.texts import cldr
-from bot.texts.cldr import MINUS
-from bot.texts.languages import DEFAULT, LANGUAGES, SAFETY_NET
-
-__all__ = ["DEFAULT", "LANGUAGES", "MINUS"]
+from bot.texts.cldr import MINUS as MINUS  # what the texts' users write negative numbers with
+from bot.texts.languages import DEFAULT as DEFAULT  # the registry, read through here by most
+from bot.texts.languages import LANGUAGES as LANGUAGES
+from bot.texts.languages import SAFETY_NET
 
 # How a front end spells its commands; templates say {cmd[join]} so each front end names its own.
 CONSOLE_COMMANDS: Mapping[str, str] = {
