@@ -12,13 +12,14 @@ then fires ``on_shard_ready`` for that shard alone (``on_ready`` only when every
 identified together), and that is where the shard catches up.
 
 Where a channel was last read: the newest message handled there with everything before it handled
-too (:class:`Reads`, kept in the store every half minute and at shutdown), or the last chat line the
-command log holds for the game, whichever is newer — not only the last move, so chatter is not read
-again and no line typed in a gap is skipped. A line that arrives live while its shard is catching up
-waits, and the history is read only up to the first such line (the live events bring the rest, in
-order). History is read in pages of 100 (Discord's page size) up to :data:`HISTORY_CEILING` messages
-per channel, with a warning naming the channel if the ceiling cuts a read short; without the Message
-Content intent nothing is read (the history would show only empty messages).
+too (:class:`Reads`, handed to the service every half minute and at shutdown, kept with its next
+write), or the last chat line the command log holds for the game, whichever is newer — not only the
+last move, so chatter is not read again and no line typed in a gap is skipped. A line that arrives
+live while its shard is catching up waits, and the history is read only up to the first such line
+(the live events bring the rest, in order). History is read in pages of 100 (Discord's page size) up
+to :data:`HISTORY_CEILING` messages per channel, with a warning naming the channel if the ceiling
+cuts a read short; without the Message Content intent nothing is read (the history would show only
+empty messages).
 
 Only channels of this process's guilds are read (several shard processes share one database). The
 turn clock applies a guild's deadlines only once its shard has caught up (:mod:`bot.discord.readiness`).
@@ -29,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 import discord
@@ -40,7 +41,7 @@ from bot.discord.mentions import service_text
 from bot.discord.outgoing import answer_for
 from bot.observability import catch_up as observed
 from bot.service.forum import Pending
-from bot.store import CatchUpPoint, StoreUnavailable
+from bot.store import CatchUpPoint
 from engine.numbers import digits
 
 if TYPE_CHECKING:
@@ -59,9 +60,10 @@ class Reads:
     """How far each channel was read — the newest line handled there, everything before it handled
     too — and the first line that arrived live while its shard was catching up."""
 
-    def __init__(self, croupier: Croupier, noted_every: float) -> None:
+    def __init__(self, croupier: Croupier, noted_every: float, handed: Callable[[], None]) -> None:
         self._croupier = croupier
         self._noted_every = noted_every
+        self._handed = handed  # the front end writes what the service holds once the process is quiet
         self._newest: OrderedDict[int, int] = OrderedDict()
         self._unnoted: dict[tuple[str, str], str] = {}
         self._live_from: dict[int, tuple[int, int]] = {}  # channel → (guild, first live line)
@@ -100,27 +102,23 @@ class Reads:
 
     async def _note_later(self) -> None:
         await asyncio.sleep(self._noted_every)
-        await self.note()
+        self.note()
 
-    async def note(self) -> None:
-        """Write how far the channels were read (those with an open game keep it); a store that is out
-        gets them with the next try."""
+    def note(self) -> None:
+        """Hand how far the channels were read to the service, which keeps it (where a game is open)
+        with its next write — a move, most likely — or with the acknowledgements the front end writes
+        once the process is quiet (:mod:`bot.service.acknowledgements`): no transaction of its own."""
         if not self._unnoted:
             return
         unnoted, self._unnoted = self._unnoted, {}
-        try:
-            await self._croupier.note_reads(unnoted)
-        except StoreUnavailable as error:
-            log.warning("how far the channels were read is not kept yet: %s", error)
-            self._unnoted = {**unnoted, **self._unnoted}
+        self._croupier.note_reads_later(unnoted)
+        self._handed()
 
     async def close(self) -> None:
+        """Hand over what is left: the front end's shutdown writes it with the acknowledgements."""
         if self._noting is not None:
             self._noting.cancel()
-        try:
-            await self.note()
-        except Exception as error:  # the store may be closing too: a restart reads a little more
-            log.warning("how far the channels were read is not kept at shutdown: %s", error)
+        self.note()
 
 
 async def shard_ready(front: Front, shard_id: int) -> None:

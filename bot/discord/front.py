@@ -112,7 +112,7 @@ class Front:
         # Which shards caught up with what was typed while they were away: a guild's live events wait
         # for its own shard (bot.discord.readiness, bot.discord.catch_up).
         self.caught_up = Readiness(lambda: _shards_of(client), lambda: getattr(client, "shard_count", None))
-        self.reads = Reads(croupier, options.reads_noted_seconds)
+        self.reads = Reads(croupier, options.reads_noted_seconds, handed=self._acknowledged)
         self.reads_history = True  # False once the log said that nothing is caught up without content
         self.started_at: datetime | None = None
 
@@ -597,14 +597,17 @@ class Front:
     # ------------------------------------------------------------------ acknowledgements
 
     def _acknowledged(self) -> None:
-        """An answer was delivered: its acknowledgement rides on the next write, or is written on its
-        own after a moment of quiet."""
+        """An answer was delivered (or channel reads were handed over): it rides on the next write, or
+        is written on its own once the process wrote nothing for ``acknowledge_after`` seconds."""
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_later(), name="acknowledgements")
 
     async def _flush_later(self) -> None:
         while self.croupier.acknowledgements_waiting:
-            await asyncio.sleep(self.acknowledge_after)
+            wait = self.croupier.acknowledgements_due_in(self.acknowledge_after)
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
             try:
                 await self.croupier.flush_acknowledgements()
             except StoreUnavailable as error:

@@ -8,7 +8,9 @@ from bot.settings import Settings
 
 TURN_CLOCK_SECONDS = 30.0
 DEFER_AFTER_SECONDS = 1.5  # an interaction not answered by then is deferred (Discord allows three)
-ACKNOWLEDGE_AFTER_SECONDS = 2.0  # delivered answers not written with a move by then get a write of their own
+# Delivered answers are acknowledged with the process's next write (at human pace, the next move comes
+# sooner); after this long without one they get a transaction of their own — at most one per period.
+ACKNOWLEDGE_AFTER_SECONDS = 10.0
 RETRY_START_SECONDS = 1.0  # the first wait before posting a failed answer again (then doubled …)
 RETRY_CAP_SECONDS = 60.0  # … up to this
 HOLD_PROBE_SECONDS = 3600.0  # a channel held for a missing permission is tried again after this long

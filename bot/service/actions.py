@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from bot.games import GAMES, numbered_with
-from bot.replies import Reply
-from bot.service.forum import default_tournament, thread_title, wants_thread
+from bot.replies import Live, Reply
+from bot.service.forum import default_tournament, live_of, thread_title, wants_thread
 from bot.service.moves import Refusal
 from bot.service.rendering import Narrator, Table
 from bot.settings_words import described, parse_settings
@@ -54,6 +54,7 @@ class Done:
     logged: dict[str, Any]  # the command as the log keeps it
     game_id: int | None = None
     dice_from: int = 0  # where the game's dice stood (an undo logs it, like a move without dice)
+    live: Live | None = None  # the game's live table after the action, drawn from what it wrote
 
 
 class ModeratorAction(Protocol):
@@ -120,12 +121,18 @@ class OpenGame:
             return Refusal(error, about=game)
         return None
 
+    def plans(self, ctx: Context) -> bool:
+        """Whether :meth:`apply` only plans (reads, writes nothing): the game wants a thread of its own."""
+        return (
+            self.plan and self.live_message is None and wants_thread(ctx.place, ctx.channel.settings.threads)
+        )
+
     def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal | Planned:
         game = GAMES.named(self.kind)
         state = game.open(self.options)
         lang = ctx.channel.settings.language or game.language
         home = ctx.channel.settings.channel
-        if self.plan and self.live_message is None and wants_thread(ctx.place, ctx.channel.settings.threads):
+        if self.plans(ctx):
             return _planned(uow, ctx, game, lang)
         if ctx.channel.game is not None:
             return Refusal(IllegalCommand("game_already_open"))
@@ -156,7 +163,7 @@ class OpenGame:
             title = thread_title(ctx.narrator, game, record.number, tournament.name, lang)
             reply = replace(reply, thread_title=title)
         logged = {"type": "Open", "game": game.name, "options": dict(self.options)}
-        return Done(reply, logged, record.id)
+        return Done(reply, logged, record.id, live=live_of(record, game, state, ctx.verifiable))
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from typing import Any
 from bot.games import GAMES, language_of
 from bot.replies import Reply
 from bot.service.actions import Context, Done
+from bot.service.forum import live_of
 from bot.service.moves import Refusal
 from bot.service.rendering import Narrator, Table, namer
 from bot.shown_names import distinguished
@@ -288,7 +289,8 @@ class Undo:
         table = Table(game, record.id, record.number, record.version + 1, state)
         reply = replace(ctx.narrator.about(table, lines, ctx.lang, name_of=name_of), deadline=deadline)
         logged = {"type": "Undo", "reason": correction.reason, "voided": last.message_id}
-        return Done(reply, logged, record.id, dice_from=record.dice_used)
+        live = live_of(record, game, state, ctx.verifiable)  # what the save did not change, and the state
+        return Done(reply, logged, record.id, dice_from=record.dice_used, live=live)
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,7 @@ from bot.service.rendering import Narrator, Table
 from bot.service.standings import standings_of
 from bot.service.suggestions import WHAT, Suggestion, suggestions_in
 from bot.service.suggestions import options as suggested_options
+from bot.service.thread_plans import ThreadPlans
 from bot.service.verify import Report, verify_in
 from bot.service.warm_channels import WarmChannels
 from bot.spelling import ConsoleSpelling, Spelling
@@ -209,6 +210,7 @@ class Croupier:
     _acks: Acknowledgements = field(default_factory=Acknowledgements)
     _open_kinds: OpenKinds = field(default_factory=OpenKinds)
     _warm: WarmChannels[_Playing] = field(default_factory=WarmChannels)
+    _thread_plans: ThreadPlans = field(default_factory=ThreadPlans)
     _pointed: forum.Pointed = field(default_factory=forum.Pointed)
     _told_nothing_open: OncePer = field(default_factory=lambda: OncePer(NOTHING_OPEN_EVERY))
 
@@ -557,13 +559,27 @@ class Croupier:
         """The frame every moderator action shares: the right, the validation, exactly-once, and one
         logged transaction."""
 
-        return await self._guarded(
-            msg,
-            lambda: self.store.run(self._riding(lambda uow: self._moderate_in(uow, msg, action))),
-            action=True,
-        )
+        return await self._guarded(msg, lambda: self._moderated(msg, action), action=True)
 
-    def _moderate_in(self, uow: UnitOfWork, msg: Incoming, action: ModeratorAction) -> Reply:
+    async def _moderated(self, msg: Incoming, action: ModeratorAction) -> Reply:
+        """A plan (:meth:`plan_open`) in a home that planned threads before is made in a reading unit of
+        work, run again for writing only if it opens in place or is refused
+        (:mod:`bot.service.thread_plans`)."""
+        planning = isinstance(action, OpenGame) and action.plan
+        if planning and self._thread_plans.plans_thread((msg.guild, msg.home)):
+            work = partial(self._moderate_in, msg=msg, action=action, writing=False)
+            planned = await self.store.run(work, read_only=True)
+            if not isinstance(planned, _Writes):
+                return planned
+        done = await self.store.run(self._riding(partial(self._moderate_in, msg=msg, action=action)))
+        assert not isinstance(done, _Writes)  # a writing unit of work never asks for one
+        if planning and done.ok and not done.duplicate:
+            self._thread_plans.saw((msg.guild, msg.home), thread=bool(done.thread_title))
+        return done
+
+    def _moderate_in(
+        self, uow: UnitOfWork, msg: Incoming, action: ModeratorAction, *, writing: bool = True
+    ) -> Reply | _Writes:
         """A moderator action's unit of work. An action the store's contents refuse (a game already
         open) is recorded in a fresh transaction of the same unit of work: what the action wrote before
         it found the refusal (a tournament started on the spot) must not stay; on PostgreSQL a violated
@@ -574,18 +590,25 @@ class Croupier:
         allowed = moderates(msg, channel.settings)
         refusal = action.check() if allowed else Refusal(IllegalCommand("not_moderator"))
         if refusal is not None:  # in the channel's language: a game's own applies once it is open
+            if not writing:
+                return _WRITES
             return self._refuse(uow, msg, self.narrator.refusal(refusal.error, lang, game=refusal.about))
         earlier = uow.log.find(msg.message_id)
         if earlier is not None:
             return Reply.from_log(earlier.reply)
-        outcome = action.apply(uow, self._context(msg, channel, lang))
+        ctx = self._context(msg, channel, lang)
+        if not writing and not (isinstance(action, OpenGame) and action.plans(ctx)):
+            return _WRITES
+        outcome = action.apply(uow, ctx)
         if isinstance(outcome, Planned):  # nothing was written: there is nothing to commit or log
             return outcome.reply
         if isinstance(outcome, Refusal):
+            if not writing:
+                return _WRITES
             uow.rollback()
             return self._refuse(uow, msg, self.narrator.refusal(outcome.error, lang))
         entry = self._log_action(uow, msg, outcome)
-        reply = replace(outcome.reply, log_id=entry.id, live=self._live_after(uow, outcome))
+        reply = replace(outcome.reply, log_id=entry.id, live=outcome.live)
         uow.commit()
         if isinstance(action, OpenGame):
             self._open_kinds.saw(msg.channel, GAMES.named(action.kind).name)
@@ -665,6 +688,9 @@ class Croupier:
     async def due_reminders(self, guilds: Collection[str] | None = None) -> list[forum.Reminder]:
         """Remind each player to act whose deadline is near (once per deadline, across processes) —
         only in ``guilds`` when given: those the front end serves and has caught up with."""
+        due = partial(forum.reminder_due, now=self.clock(), guilds=guilds)
+        if not await self.store.run(due, read_only=True):
+            return []  # the usual round: one read, no write lock
         return await self.store.run(
             self._riding(
                 lambda uow: forum.reminders_in(uow, self.narrator, self.clock(), self.verifiable, guilds)
@@ -675,6 +701,10 @@ class Croupier:
         """Every open game's channel and the last chat line logged there: where a front end that was
         away reads the channel's history from (each line then goes through :meth:`handle_text`)."""
         return await self.store.run(lambda uow: uow.forum.catch_up_points(), read_only=True)
+
+    def note_reads_later(self, reads: Mapping[tuple[str, str], str]) -> None:
+        """:meth:`note_reads` with the next write (or :meth:`flush_acknowledgements`), none of its own."""
+        self._acks.note_reads(reads)
 
     async def note_reads(self, reads: Mapping[tuple[str, str], str]) -> int:
         """Keep how far a front end has read its channels — (guild, channel) → the newest message read
@@ -692,14 +722,6 @@ class Croupier:
     def _live(self, record: GameRecord, game: Game[Any], state: Any) -> Live | None:
         return forum.live_of(record, game, state, self.verifiable)
 
-    def _live_after(self, uow: UnitOfWork, done: Done) -> Live | None:
-        """The live table after a moderator action about a game (an opening, an undo)."""
-        record = uow.games.get(done.game_id) if done.game_id is not None else None
-        if record is None or record.live_message is None or record.kind not in GAMES:
-            return None
-        game = GAMES[record.kind]
-        return self._live(record, game, game.load(record.snapshot))
-
     def _result_line(self, record: GameRecord, game: Game[Any], state: Any, title: str, lang: str) -> str:
         return forum.result_line(self.narrator, record, game, state, title, lang)
 
@@ -714,6 +736,11 @@ class Croupier:
     def acknowledgements_waiting(self) -> int:
         return len(self._acks)
 
+    def acknowledgements_due_in(self, period: float) -> float:
+        """Seconds until the waiting acknowledgements need a transaction of their own (see
+        :meth:`bot.service.acknowledgements.Acknowledgements.due_in`)."""
+        return self._acks.due_in(period)
+
     async def flush_acknowledgements(self) -> int:
         """Write the waiting acknowledgements now (the bot is idle, or stopping); answers how many."""
         if not len(self._acks):
@@ -723,7 +750,7 @@ class Croupier:
     async def undeliverable(self, log_id: int) -> None:
         """The answer can never be posted (its channel or thread is gone): stop trying."""
         now = self.clock()
-        await self.store.run(lambda uow: _marked(uow, log_id, "undeliverable", now))
+        await self.store.run(self._riding(lambda uow: _marked(uow, log_id, "undeliverable", now)))
 
     async def pending_deliveries(self, before: datetime) -> list[forum.Pending]:
         """Answers logged before ``before`` (this process's start) whose delivery was never
@@ -744,7 +771,7 @@ class Croupier:
         """A step of a finished game's thread closing is done (``"thread"``: archived and locked;
         ``"result"``: the home's result line posted or not needed): no start redoes it."""
         now = self.clock()
-        await self.store.run(lambda uow: forum.closing_done(uow, game_id, step, now))
+        await self.store.run(self._riding(lambda uow: forum.closing_done(uow, game_id, step, now)))
 
     def _riding(self, work: Callable[[UnitOfWork], T]) -> Callable[[UnitOfWork], T]:
         """A writing unit of work that also writes the waiting acknowledgements before it commits."""

@@ -11,7 +11,7 @@ them touches the network or knows Discord's markup: a front end draws what they 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -20,6 +20,7 @@ from bot.games import GAMES, language_of
 from bot.replies import Live, Reply
 from bot.service.rendering import Narrator, Table, namer
 from bot.store import GameRecord, ThreadGame, UnitOfWork
+from bot.store.records import Unreminded
 from bot.store.repositories import forum as stored
 from engine import dice as dice_mod
 from engine.errors import CroupierError, IllegalCommand
@@ -127,15 +128,7 @@ def reminders_in(
     """Claim and render the reminders that are due (each at most once, across processes) — only in
     ``guilds`` when given (the guilds a front end serves and has caught up with)."""
     due: list[Reminder] = []
-    timeouts: dict[tuple[str, str], int] = {}
-    for game in uow.forum.unreminded(now):
-        if guilds is not None and game.guild not in guilds:
-            continue
-        key = (game.guild, game.home)
-        if key not in timeouts:
-            timeouts[key] = uow.settings.get(*key).turn_timeout_seconds
-        if game.turn_deadline - now > reminder_lead(timeouts[key]):
-            continue
+    for game in _due(uow, now, guilds):
         if not uow.forum.claim_reminder(game.game_id, game.version, now):
             continue  # another process reminded, or the game just moved on
         channel = uow.channels.state(game.guild, game.channel, game.home)
@@ -145,6 +138,25 @@ def reminders_in(
         due.append(Reminder(record.channel, _reminder(narrator, record, language_of(channel), verifiable)))
     uow.commit()
     return due
+
+
+def reminder_due(uow: UnitOfWork, now: datetime, guilds: Collection[str] | None = None) -> bool:
+    """Whether some player is due a reminder: a read first, as most rounds of the turn clock find none
+    and a writing transaction would take SQLite's write lock for nothing."""
+    return next(_due(uow, now, guilds), None) is not None
+
+
+def _due(uow: UnitOfWork, now: datetime, guilds: Collection[str] | None) -> Iterator[Unreminded]:
+    """The open games whose player to act is due a reminder (see :func:`reminders_in`)."""
+    timeouts: dict[tuple[str, str], int] = {}
+    for game in uow.forum.unreminded(now):
+        if guilds is not None and game.guild not in guilds:
+            continue
+        key = (game.guild, game.home)
+        if key not in timeouts:
+            timeouts[key] = uow.settings.get(*key).turn_timeout_seconds
+        if game.turn_deadline - now <= reminder_lead(timeouts[key]):
+            yield game
 
 
 def _reminder(narrator: Narrator, record: GameRecord, lang: str, verifiable: bool) -> Reply:

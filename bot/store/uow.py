@@ -147,9 +147,16 @@ class UnitOfWork:
         bookkeeping rides on a command's own transaction instead of costing one of its own."""
         self._before_commit.append(hook)
 
-    def commit(self) -> None:
+    def commit(self, *, durable: bool = True) -> None:
         """Make everything written so far durable; the unit of work may go on in a new transaction.
-        (A repository's last write may carry the COMMIT itself: the same hooks run, the same count.)"""
+        (A repository's last write may carry the COMMIT itself: the same hooks run, the same count.)
+        ``durable=False``: on PostgreSQL the commit does not wait for the server's flush to disk
+        (``synchronous_commit`` off for this transaction alone) — for writes whose loss in a crash of
+        the server costs only a check, as acknowledged deliveries (docs/reliability.md); SQLite
+        commits as always."""
+        if not durable and self._connection.dialect.name == "postgresql":
+            with reachable(self._url):
+                self._live().exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
         self._committing()
         with reachable(self._url):
             self._live().commit()

@@ -4,6 +4,7 @@ is still announced: the answer goes to the channel, since the move itself is sto
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -51,6 +52,9 @@ async def test_a_move_whose_defer_lost_its_answer_is_answered_by_the_same_proces
     own response is then refused as already acknowledged — by this process's defer, not another
     process — so this process edits the deferred original; nothing waits for a restart."""
     p, emu = table.people, table.emu
+    # The acknowledgement is written as soon as the bot is quiet, not ten seconds later (how long it
+    # waits for a move to ride on is pinned in test_transactions.py).
+    table.options = dataclasses.replace(table.options, acknowledge_after_seconds=0.05)
     slow = SlowStore(table.store.engine, table.store._url, table.store.defaults)
     croupier = Croupier(store=slow, dice_factory=table.dice.factory, clock=table.clock)
     async with table.running(croupier), shut_down_after(slow):

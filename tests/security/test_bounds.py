@@ -19,6 +19,8 @@ from bot.discord.outbox import QUEUE_MAX, Outbox
 from bot.discord.standings_image import standings_png
 from bot.exports import StandingsRow, StandingsTable
 from bot.service.open_kinds import CAPACITY, OpenKinds
+from bot.service.thread_plans import CAPACITY as THREAD_PLANS_CAPACITY
+from bot.service.thread_plans import ThreadPlans
 from bot.service.warm_channels import CAPACITY as WARM_CAPACITY
 from bot.service.warm_channels import WarmChannels
 from bot.store import Mark
@@ -134,6 +136,16 @@ def test_the_warm_channels_are_bounded_and_keep_the_most_recently_written() -> N
     assert warm.get(("g", "c500", "c500")) == (mark, "state 500")
     warm.keep(("g", "c500", "c500"), None, None)  # a mark that cannot be trusted forgets the channel
     assert warm.get(("g", "c500", "c500")) is None
+
+
+def test_the_homes_that_planned_threads_are_bounded_and_keep_the_most_recent() -> None:
+    plans = ThreadPlans()
+    for home in range(THREAD_PLANS_CAPACITY + 500):
+        plans.saw(("g", f"h{home}"), thread=True)
+    assert not plans.plans_thread(("g", "h499"))  # forgotten: its next plan runs as a writer again
+    assert plans.plans_thread(("g", "h500"))
+    plans.saw(("g", "h500"), thread=False)  # opened in place since: forgotten
+    assert not plans.plans_thread(("g", "h500"))
 
 
 async def test_a_channels_outbox_is_bounded_and_sends_what_it_took_in_order() -> None:
