@@ -60,12 +60,6 @@ class GameRegistry(Mapping[str, Game[Any]]):
         games = self._loaded()
         return next((game for game in games.values() if game.default), next(iter(games.values())))
 
-    def explaining(self, topic: str, first: Game[Any] | None = None) -> Game[Any] | None:
-        """The game that explains ``topic``: ``first`` if it declares the topic, else the default game,
-        else the first registered game that does; None when no game knows the topic."""
-        ordered = (first, self.default, *self._loaded().values())
-        return next((game for game in ordered if game is not None and topic in game.topics), None)
-
     def __getitem__(self, kind: str) -> Game[Any]:
         return self._loaded()[kind]
 

@@ -12,6 +12,7 @@ from typing import Protocol
 from bot.games import GAMES
 from bot.settings_words import usage
 from bot.texts import CONSOLE_COMMANDS, placeholder
+from engine.game import Topic
 
 
 class Spelling(Protocol):
@@ -19,9 +20,10 @@ class Spelling(Protocol):
         """Command key (``join``, ``open`` …) → how a user types it."""
         ...
 
-    def listing(self, lang: str, topics: Collection[str] | None = None) -> Sequence[str]:
-        """Every command as the help lists it. ``topics``: what the open game explains — the commands
-        of a topic it has not are left out (Killer's help lists no /jokers); None lists them all."""
+    def listing(self, lang: str, topics: Collection[Topic] | None = None) -> Sequence[str]:
+        """Every command as the help lists it. ``topics``: what the open game explains — a front end's
+        commands that belong to a topic it has not are left out (Discord's ``/joker wählen`` in a
+        Killer game); None lists them all."""
         ...
 
     def name(self, text: str) -> str:
@@ -29,11 +31,13 @@ class Spelling(Protocol):
         ...
 
 
-def unexplained(topics: Collection[str] | None) -> set[str]:
-    """The topics some game explains that a game explaining only ``topics`` does not (none for None)."""
+def unexplained(topics: Collection[Topic] | None) -> set[str]:
+    """The names of the topics some game explains that a game explaining only ``topics`` does not
+    (none for None)."""
     if topics is None:
         return set()
-    return {topic for game in GAMES.values() for topic in game.topics if topic not in topics}
+    known = {topic.name for topic in topics}
+    return {topic.name for game in GAMES.values() for topic in game.topics if topic.name not in known}
 
 
 class ConsoleSpelling:
@@ -45,12 +49,9 @@ class ConsoleSpelling:
     def name(self, text: str) -> str:
         return text
 
-    def listing(self, lang: str, topics: Collection[str] | None = None) -> Sequence[str]:
-        hidden = {CONSOLE_COMMANDS[topic] for topic in unexplained(topics) if topic in CONSOLE_COMMANDS}
-        return tuple(entry for entry in self._listing(lang) if entry not in hidden)
-
-    def _listing(self, lang: str) -> Sequence[str]:
-        name, reason, game_id = (placeholder(word, lang) for word in ("NAME", "REASON", "ID"))
+    def listing(self, lang: str, topics: Collection[Topic] | None = None) -> Sequence[str]:
+        """The console has no command of its own for a topic: ``/info`` lists and shows them all."""
+        name, reason, game_id, topic = (placeholder(word, lang) for word in ("NAME", "REASON", "ID", "TOPIC"))
         option = f"{placeholder('OPTION', lang)}={placeholder('VALUE', lang)}"
         return (
             f"/tournament {name}",
@@ -68,7 +69,7 @@ class ConsoleSpelling:
             f"/settings {usage(lang)}",
             "/help",
             "/rules",
-            "/jokers",
+            f"/info [{topic}]",
             f"/undo {reason}",
             f"/adjust {name} ±N {reason}",
             f"/disqualify {name} {reason}",

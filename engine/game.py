@@ -126,6 +126,21 @@ class Line:
 
 
 @dataclasses.dataclass(frozen=True)
+class Topic:
+    """Something a game explains on request (Die verflixte 6!'s jokers, Pig's odds), declared so that
+    every front end can list and show it without knowing the game: ``name`` is what a player types
+    (``/info odds``) and never changes; ``title`` and ``summary`` are keys of the game's catalogue — a
+    heading, and one line for menus and autocomplete. The entries come from :meth:`Game.info`.
+    ``elsewhere`` is an optional key said, over ``{game}``, when a game without the topic is open
+    ("Killer is played without jokers"); without it the croupier says so in its own words."""
+
+    name: str
+    title: str
+    summary: str
+    elsewhere: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class Result:
     """One participant's result of one finished game, as the tournament standings count it."""
 
@@ -149,13 +164,16 @@ class Candidates:
     ``values``, shown as they are, for a comma list of at most ``limit`` of them (0: no limit), each
     item completed in turn; ``none`` is the word that means an empty list, offered while nothing is
     listed and labelled by the catalogue key ``none_label``. Matching what was typed is the front
-    end's business (folding, how many fit on a screen); the game only says what there is.
+    end's business (folding, how many fit on a screen); the game only says what there is. ``prefix``
+    is what a picked list is said after (Die verflixte 6!'s ``Joker:``): a front end's picker sends
+    ``prefix`` and the list as one line, read as if typed.
     """
 
     values: tuple[str, ...] = ()
     limit: int = 0
     none: str = ""
     none_label: str = ""
+    prefix: str = ""
 
 
 State = TypeVar("State")
@@ -177,7 +195,7 @@ class Game(Protocol[State]):
     ranked: ClassVar[bool]  # whether finished games count in the tournament standings
     colour: ClassVar[int]  # an accent colour (0xRRGGBB) front ends may show the game in
     default: ClassVar[bool]  # the game a channel that never had one hears about (/rules); at most one
-    topics: ClassVar[tuple[str, ...]]  # what else the game explains on request ("jokers"): see info
+    topics: ClassVar[tuple[Topic, ...]]  # what else the game explains on request: see Topic and info
 
     def open(self, options: Mapping[str, Any]) -> State:
         """A new game with validated options; bad options raise InvalidCommand."""
@@ -253,8 +271,8 @@ class Game(Protocol[State]):
         ...
 
     def info(self, state: State | None, topic: str) -> Sequence[Line]:
-        """What the game says about one of its ``topics`` (Die verflixte 6!'s jokers): about the game
-        ``state`` when one is open, else about a game opened without options."""
+        """The entries of one of its ``topics`` (by name: Die verflixte 6!'s ``"jokers"``): about the
+        game ``state`` when one is open, else about a game opened without options."""
         ...
 
     def suggest(self, state: State, what: str) -> Candidates | None:

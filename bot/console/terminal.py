@@ -143,8 +143,17 @@ class Console:
             return await self.croupier.execute(msg, command)
         handler = self._handlers().get(verb)
         if handler is None:
-            return await self.croupier.say_error(msg, "unknown_command", command=verb)
+            return await self._topic_or_unknown(msg, verb, args)
         return await handler(msg, args)
+
+    async def _topic_or_unknown(self, msg: Incoming, verb: str, args: list[str]) -> Reply:
+        """A topic's name typed as a command (``/jokers``, ``/odds``) is ``/info`` of it; anything
+        else is an unknown command."""
+        if not args:
+            reply = await self.croupier.info_reply(msg, verb[1:])
+            if reply.error_code != "unknown_topic":
+                return reply
+        return await self.croupier.say_error(msg, "unknown_command", command=verb)
 
     def _handlers(self) -> dict[str, Callable[[Incoming, list[str]], Awaitable[Reply]]]:
         croupier = self.croupier
@@ -158,7 +167,7 @@ class Console:
             "/settings": lambda msg, args: croupier.change_settings(msg, _options(msg, 1)),
             "/help": lambda msg, args: croupier.help_reply(msg),
             "/rules": lambda msg, args: croupier.rules_reply(msg),
-            "/jokers": lambda msg, args: croupier.jokers_reply(msg),
+            "/info": lambda msg, args: croupier.info_reply(msg, " ".join(args)),
             "/undo": lambda msg, args: croupier.undo(msg, " ".join(args)),
             "/adjust": self._adjust,
             "/disqualify": lambda msg, args: croupier.disqualify(msg, *_name_and_reason(args)),

@@ -15,6 +15,7 @@ from bot.discord import escape
 from bot.discord.command_ids import CommandIds
 from bot.discord.slash.names import COMMANDS, shown
 from bot.spelling import unexplained
+from engine.game import Topic
 
 # The service's command keys (``{cmd[join]}`` in the catalogues) and the base words of their commands.
 SLASH_COMMANDS: Mapping[str, str] = {
@@ -24,8 +25,8 @@ SLASH_COMMANDS: Mapping[str, str] = {
     "disqualify": "korrektur disqualifizieren",
     "export": "export",
     "help": "hilfe",
+    "info": "info",
     "join": "mitmachen",
-    "jokers": "joker-info",
     "leave": "aussteigen",
     "move": "zug",
     "open": "durchgang oeffnen",
@@ -44,7 +45,7 @@ SLASH_COMMANDS: Mapping[str, str] = {
 
 
 # The commands that belong to a game's topic: left out of the help while a game without it is open.
-TOPIC_COMMANDS: Mapping[str, tuple[str, ...]] = {"jokers": ("joker waehlen", "joker-info")}
+TOPIC_COMMANDS: Mapping[str, tuple[str, ...]] = {"jokers": ("joker waehlen",)}
 
 
 class DiscordSpelling:
@@ -66,7 +67,7 @@ class DiscordSpelling:
             self._cache = {key: found, **{k: v for k, v in self._cache.items() if k[1] == key[1]}}
         return found
 
-    def listing(self, lang: str, topics: Collection[str] | None = None) -> Sequence[str]:
+    def listing(self, lang: str, topics: Collection[Topic] | None = None) -> Sequence[str]:
         hidden = {words for topic in unexplained(topics) for words in TOPIC_COMMANDS.get(topic, ())}
         return [self.named(words, lang) for words in COMMANDS if words not in hidden]
 

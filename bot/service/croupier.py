@@ -28,7 +28,7 @@ from bot.exports import FORMATS, StandingsTable, to_markdown
 from bot.games import DEFAULT_LANGUAGE, GAMES, language_of
 from bot.observability import requests
 from bot.replies import Attachment, Live, Reply
-from bot.service import forum, odds_tables
+from bot.service import forum, odds_tables, topics
 from bot.service.acknowledgements import Acknowledgements, flush, riding
 from bot.service.actions import (
     ChangeSettings,
@@ -74,7 +74,7 @@ from bot.service.once import OncePer
 from bot.service.open_kinds import OpenKinds
 from bot.service.rendering import Narrator, Table
 from bot.service.standings import standings_of
-from bot.service.suggestions import WHAT, Suggestion, suggestions_in
+from bot.service.suggestions import Suggestion, picked_line_in, suggestions_in
 from bot.service.suggestions import options as suggested_options
 from bot.service.thread_plans import ThreadPlans
 from bot.service.verify import Report, verify_in
@@ -255,6 +255,13 @@ class Croupier:
         line that holds no command, or a channel without a game, gets a refusal rather than silence."""
         request = Typed.of(msg.text, required=True)
         return await self._guarded(msg, lambda: self._move(msg, request))
+
+    async def pick(self, msg: Incoming, what: str, picked: str) -> Reply:
+        """A list picked from what the open game offers for ``what`` (Discord's ``/joker wählen``), sent
+        as the line the game says it in (:func:`bot.service.suggestions.picked_line_in`)."""
+        where = (msg.guild, msg.channel, msg.home)
+        line = await self.store.run(lambda uow: picked_line_in(uow, *where, what, picked), read_only=True)
+        return await self.handle_command_text(replace(msg, text=line))
 
     async def execute(self, msg: Incoming, command: Command) -> Reply:
         """Apply a command a front end built (a slash command, the console's /join …) exactly once."""
@@ -929,7 +936,7 @@ class Croupier:
         return await self.store.run(lambda uow: verify_in(uow, game_id=game_id), read_only=True)
 
     async def help_reply(self, msg: Incoming) -> Reply:
-        """The commands of this front end — those of topics the open game has not left out (no /jokers
+        """The commands of this front end — those of topics the open game has not left out (no /joker wählen
         in a Killer game) — and the words of the open game."""
         channel = await self._channel(msg)
         lang = language_of(channel)
@@ -951,29 +958,12 @@ class Croupier:
         )
         return Reply(ok=True, lines=(self.narrator.line("help.rules", {}, lang, game=game),), language=lang)
 
-    async def info_reply(self, msg: Incoming, topic: str) -> Reply:
-        """What a game explains about one of its topics (``/jokers``): the open game's, if it knows the
-        topic; else the game that does, as it would be opened without options."""
-        channel = await self._channel(msg)
-        lang = language_of(channel)
-        record, game = channel.game, self._game_of(channel)
-        explaining = GAMES.explaining(topic, game)
-        if explaining is None:
-            return self.narrator.refusal(InvalidCommand("unknown_command", command=topic), lang)
-        if game is not None and explaining is not game:  # Killer has no jokers: the owner says so
-            facts = {"game": self.narrator.line("game.title", {}, lang, game=game)}
-            line = self.narrator.line(f"info.{topic}.elsewhere", facts, lang, game=explaining)
-            return Reply(ok=True, lines=(line,), language=lang)
-        state = explaining.load(record.snapshot) if record is not None and explaining is game else None
-        lines = tuple(
-            self.narrator.line(line.key, line.facts, lang, game=explaining)
-            for line in explaining.info(state, topic)
+    async def info_reply(self, msg: Incoming, topic: str = "") -> Reply:
+        """The channel's game's topic (``/info odds``), or the list of its topics (:mod:`.topics`)."""
+        where = (msg.guild, msg.channel, msg.home)
+        return await self.store.run(
+            lambda uow: topics.answer_in(uow, self.narrator, *where, topic), read_only=True
         )
-        return Reply(ok=True, lines=lines, language=lang)
-
-    async def jokers_reply(self, msg: Incoming) -> Reply:
-        """The ``jokers`` topic (``/jokers``, Discord's joker overview)."""
-        return await self.info_reply(msg, "jokers")
 
     async def say_error(self, msg: Incoming, code: str, **facts: Any) -> Reply:
         """A refusal the front end found (an unknown command, a malformed line), in the channel's language."""
@@ -992,11 +982,16 @@ class Croupier:
 
     async def suggest(self, msg: Incoming, what: str, typed: str, *, kind: str = "") -> list[Suggestion]:
         """Choices for an option being typed (Discord's autocomplete), in the channel's language: the
-        open game's jokers or seated players, or the options of the game ``kind``. Reads only."""
+        open game's seated players (``players``), the options of the game ``kind`` (``options``), the
+        channel's game's topics (``topics``), or what the open game offers for ``what`` (``Game.suggest``;
+        none where it offers nothing). Reads only."""
         if what == "options":
             return suggested_options(kind, typed)
-        if what not in WHAT:
-            raise ValueError(f"nothing to suggest for {what!r}; known: {', '.join(WHAT)}")
+        if what == "topics":
+            where = (msg.guild, msg.channel, msg.home)
+            return await self.store.run(
+                lambda uow: topics.suggestions_in(uow, self.narrator, *where, typed), read_only=True
+            )
         return await self.store.run(
             lambda uow: suggestions_in(uow, self.narrator, msg.guild, msg.channel, msg.home, what, typed),
             read_only=True,

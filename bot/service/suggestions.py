@@ -1,7 +1,8 @@
 """Choices for an option while it is being typed (Discord's autocomplete): what the open game offers
 for it (a comma list of jokers, say, its last item completed); the seated players, by id; a game's
-options and their values. Read-only: a suggestion changes nothing, and a front end shows what it is
-given. No game is named here: each says what it offers (``Game.suggest``).
+options and their values; and the word a mistyped one probably meant (the topics of
+:mod:`bot.service.topics`). Read-only: a suggestion changes nothing, and a front end shows what it is given.
+No game is named here: each says what it offers (``Game.suggest``, ``Game.topics``).
 """
 
 from __future__ import annotations
@@ -14,10 +15,9 @@ from bot.games import GAMES, language_of
 from bot.option_words import Word, pairs, split
 from bot.service.rendering import Narrator
 from bot.store import UnitOfWork
-from engine.commands import fold
+from engine.commands import closest, fold
 from engine.game import Candidates, Game, OptionSpec
 
-WHAT = ("jokers", "players", "options")
 SHOWN_MAX = 25  # Discord shows at most 25 choices
 TEXT_MAX = 100  # … each name and value at most 100 characters long
 
@@ -41,12 +41,24 @@ def suggestions_in(
     loaded = game.load(record.snapshot)
     lang = language_of(state)
     if what == "players":
-        return _fitting(_players(narrator, game, loaded, lang), typed)
+        return fitting(_players(narrator, game, loaded, lang), typed)
     offered = game.suggest(loaded, what)
     if offered is None:
         return []
     none = narrator.line(offered.none_label, {}, lang, game=game, literal=True) if offered.none else ""
     return listing(offered, typed, none)
+
+
+def picked_line_in(uow: UnitOfWork, guild: str, channel: str, home: str, what: str, picked: str) -> str:
+    """The line a list picked from what the open game offers for ``what`` is said as, in the game's own
+    words (``Candidates.prefix``: "Joker: Rattenlord, ALL IN"); the list as it is where the game
+    offers nothing for ``what`` (the game then reads it as any typed line)."""
+    record = uow.channels.state(guild, channel, home).game
+    game = GAMES.get(record.kind) if record is not None else None
+    offered = (
+        game.suggest(game.load(record.snapshot), what) if record is not None and game is not None else None
+    )
+    return f"{offered.prefix} {picked}".strip() if offered is not None else picked.strip()
 
 
 def _players(narrator: Narrator, game: Game[Any], state: Any, lang: str) -> list[Suggestion]:
@@ -57,13 +69,25 @@ def _players(narrator: Narrator, game: Game[Any], state: Any, lang: str) -> list
     return found
 
 
-def _fitting(candidates: Iterable[Suggestion], typed: str) -> list[Suggestion]:
-    """Those whose name starts with what was typed first, then those that merely contain it."""
+def fitting(candidates: Iterable[Suggestion], typed: str) -> list[Suggestion]:
+    """Those whose name starts with what was typed first, then those that merely contain it (a
+    topic, say: ``od`` → Pig's ``odds``)."""
     key = fold(typed)
     listed = [c for c in candidates if len(c.value) <= TEXT_MAX]
     first = [c for c in listed if fold(c.name).startswith(key) or fold(c.value).startswith(key)]
     then = [c for c in listed if c not in first and (key in fold(c.name) or key in fold(c.value))]
     return [_clipped(c) for c in [*first, *then][:SHOWN_MAX]]
+
+
+def nearest(typed: str, candidates: Sequence[Suggestion]) -> Suggestion | None:
+    """The candidate a mistyped word probably meant ("did you mean …?"): the closest value, else the
+    closest name; None when none looks like it (:func:`engine.commands.closest`)."""
+    for part in ("value", "name"):
+        by_part = {getattr(c, part): c for c in candidates}
+        found = closest(typed, by_part, limit=1)
+        if found:
+            return by_part[found[0]]
+    return None
 
 
 def _clipped(suggestion: Suggestion) -> Suggestion:
@@ -88,12 +112,12 @@ def listing(offered: Candidates, typed: str, none_label: str) -> list[Suggestion
             for value in free
         ]
     )
-    fitting = _completing(candidates, lead, last)
+    shown = _completing(candidates, lead, last)
     key = fold(last)
     says_none = fold(none_label).startswith(key) or fold(offered.none).startswith(key)
     if offered.none and not listed and says_none:
-        fitting = [*fitting[: SHOWN_MAX - 1], Suggestion(none_label, offered.none)]
-    return fitting
+        shown = [*shown[: SHOWN_MAX - 1], Suggestion(none_label, offered.none)]
+    return shown
 
 
 def _completing(candidates: Sequence[Suggestion], lead: str, last: str) -> list[Suggestion]:

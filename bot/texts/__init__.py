@@ -41,8 +41,8 @@ CONSOLE_COMMANDS: Mapping[str, str] = {
     for name in (
         "close",
         "help",
+        "info",
         "join",
-        "jokers",
         "open",
         "rules",
         "settings",

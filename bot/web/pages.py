@@ -26,6 +26,7 @@ from bot.games import DEFAULT_LANGUAGE, GAMES
 from bot.service.corrections import correction_line, named_as_shown
 from bot.service.rendering import Narrator
 from bot.service.standings import standings_of
+from bot.service.topics import explained
 from bot.shown_names import distinguished
 from bot.spelling import ConsoleSpelling
 from bot.store import Correction, GameRecord, LogEntry, Store, StoreUnavailable, Tournament, UnitOfWork
@@ -144,6 +145,16 @@ class Move:
 
 
 @dataclass(frozen=True)
+class TopicSection:
+    """A topic the game explains (``/info``), about this game: its entries split at code spans."""
+
+    name: str
+    title: str
+    summary: str
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
 class GamePage:
     token: str
     tournament_id: int
@@ -160,6 +171,7 @@ class GamePage:
     moves: tuple[Move, ...]
     table: tuple[Seat, ...]
     cursor: int  # the newest move's cursor (0 when none)
+    topics: tuple[TopicSection, ...] = ()  # what the game explains on request, about this game
 
     @property
     def closed(self) -> bool:
@@ -346,6 +358,7 @@ class Pages:
             moves=moves,
             table=self._seats(record, lang),
             cursor=moves[-1].cursor if moves else 0,
+            topics=self._topics(record, lang),
         )
 
     def _live(self, uow: UnitOfWork, token: str, game_id: int, after: int) -> LiveGame | None:
@@ -405,6 +418,15 @@ class Pages:
                 to_act=record.is_open and p.player == record.to_act,
             )
             for p in record.participants
+        )
+
+    def _topics(self, record: GameRecord, lang: str) -> tuple[TopicSection, ...]:
+        game = GAMES.get(record.kind)
+        if game is None or not game.topics:
+            return ()
+        return tuple(
+            TopicSection(one.name, one.title, one.summary, tuple(code_spans(line) for line in one.lines))
+            for one in explained(self.narrator, game, game.load(record.snapshot), lang)
         )
 
     def _role(self, game: Game[Any] | None, role: str, lang: str) -> str:

@@ -31,6 +31,7 @@ from engine.game import (
     Skip,
     Start,
     Timeout,
+    Topic,
 )
 from engine.game import (
     Result as GameResult,
@@ -70,7 +71,7 @@ class _KillerGame:
     ranked: ClassVar[bool] = False
     colour: ClassVar[int] = 0x4B2A6B
     default: ClassVar[bool] = False
-    topics: ClassVar[tuple[str, ...]] = ()
+    topics: ClassVar[tuple[Topic, ...]] = ()
     variant: ClassVar[Variant]
 
     def open(self, options: Mapping[str, Any]) -> KillerState:

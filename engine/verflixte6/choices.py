@@ -37,14 +37,14 @@ def choices(state: Durchgang) -> list[Choice]:
                 facts={"joker": name},
                 group=JOKER_GROUP,
                 multi=True,
-                prefix="Joker:",
+                prefix=words.JOKERS_PREFIX,
                 separator=", ",
                 limit=MAX_JOKERS,
             )
             for name in state.options.jokers
         ]
         if spiel is not None and spiel.jokers:
-            options.append(Choice(action="no_jokers", words=f"Joker: {words.NO_JOKERS}"))
+            options.append(Choice(action="no_jokers", words=f"{words.JOKERS_PREFIX} {words.NO_JOKERS}"))
         return [*options, Choice(action="freiwurf", words="weiter", tone=GO)]
     if participant.role != PLAYING or spiel is None:  # pragma: no cover - can_act allows nothing else
         return []

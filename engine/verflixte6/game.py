@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from engine.commands import valid_now
 from engine.dice import DiceSource
 from engine.errors import CroupierError, InvalidCommand
-from engine.game import Candidates, Choice, Command, Event, Highlight, Line, OptionSpec, Seat
+from engine.game import Candidates, Choice, Command, Event, Highlight, Line, OptionSpec, Seat, Topic
 from engine.game import Result as GameResult
 from engine.verflixte6 import choices, prompts, rules, words
 from engine.verflixte6 import state as snapshot
@@ -46,7 +46,9 @@ class Verflixte6:
     ranked: ClassVar[bool] = True
     colour: ClassVar[int] = 0xB0282E
     default: ClassVar[bool] = True  # the croupier's first game: its rules before any game was played
-    topics: ClassVar[tuple[str, ...]] = ("jokers",)
+    topics: ClassVar[tuple[Topic, ...]] = (
+        Topic("jokers", "info.jokers.title", "info.jokers.summary", elsewhere="info.jokers.elsewhere"),
+    )
 
     def open(self, options: Mapping[str, Any]) -> Durchgang:
         return Durchgang(options=parse_options(options))
@@ -118,7 +120,9 @@ class Verflixte6:
         none at all ("Joker: keine"), so autocomplete offers only lines the game accepts (V6-S2)."""
         if what != "jokers":
             return None
-        return Candidates(tuple(enabled_jokers(state)), MAX_JOKERS, words.NO_JOKERS, "choice.no_jokers")
+        return Candidates(
+            tuple(enabled_jokers(state)), MAX_JOKERS, words.NO_JOKERS, "choice.no_jokers", words.JOKERS_PREFIX
+        )
 
     def summary(self, state: Durchgang) -> dict[str, Any]:
         return {"players": {p.id: {"role": p.role, "points": p.points} for p in state.participants}}

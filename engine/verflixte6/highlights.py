@@ -1,6 +1,6 @@
 """The jokers a player brings, shown beside the reply: when they are chosen ("eingeblendet", V6-S2) and
 again at the Freiwurf that starts the Spiel, so the table sees what this Spiel may bring; and the
-overview of the jokers a Durchgang plays with (the ``jokers`` topic, ``/jokers``)."""
+overview of the jokers a Durchgang plays with (the ``jokers`` topic, ``/info jokers``)."""
 
 from __future__ import annotations
 

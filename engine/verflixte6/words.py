@@ -34,6 +34,7 @@ _COURTESY = frozenset(
 _NOBODY = frozenset(
     {"nicht", "niemand", "niemanden", "keinen", "keine", "keiner", "nichts", "none", "nobody"}
 )
+JOKERS_PREFIX = "Joker:"  # what a list of jokers is said after ("Joker: A, B, C")
 NO_JOKERS = "keine"  # the word for "no jokers" ("Joker: keine"); the others below are read too
 _NO_JOKERS = frozenset({NO_JOKERS, "kein", "keiner", "none", "nichts", "ohne", "-"})
 

@@ -186,6 +186,7 @@ async def test_moderators_skip_and_remove_players_leave_and_anyone_reads_the_rul
         _, rules = await table.slash(p.ben, "regeln")
         assert rules.ephemeral
         assert embeds_of(rules)[0]["description"]
-        _, jokers = await table.slash(p.ben, "joker-info")
+        _, jokers = await table.slash(p.ben, "info", {"thema": "jokers"})
         assert jokers.ephemeral
+        assert embeds_of(jokers)[0]["title"] == says("info.jokers.title")
         assert says("v6.joker_info.Rattenlord") in embeds_of(jokers)[0]["description"].splitlines()

@@ -70,7 +70,7 @@ async def test_commands_are_synced_with_german_and_english_localisations(table: 
     sent = {command["name"]: command for command in sync.json}
     names = sorted(command["name"] for command in synced)
     assert names == [
-        "aussteigen", "durchgang", "einstellungen", "export", "hilfe", "joker", "joker-info",
+        "aussteigen", "durchgang", "einstellungen", "export", "hilfe", "info", "joker",
         "korrektur", "mitmachen", "pruefen", "regeln", "tabelle", "turnier", "turniere", "zug",
     ]  # fmt: skip
     for command in synced:

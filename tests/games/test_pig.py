@@ -9,11 +9,8 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.console.terminal import Console
 from bot.games import GAMES, game_named, scope_of
@@ -22,28 +19,8 @@ from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, render
 from tests.dice import scripted
 from tests.games.pig import GAME as PIG
-from tests.service.helpers import Table
 
 ROOT = Path(__file__).resolve().parents[2]
-ENTRY_POINT = "[croupier.games]\npig = tests.games.pig:GAME\n"
-
-
-@pytest.fixture
-def pig_plugin(tmp_path: Path) -> Iterator[Path]:
-    """Pig installed the way a plugin package would be: a distribution on the path whose metadata
-    names its entry point. Yields the folder holding it (for subprocesses' PYTHONPATH)."""
-    site = tmp_path / "plugins"
-    info = site / "croupier_pig-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: croupier-pig\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(ENTRY_POINT)
-    sys.path.insert(0, str(site))
-    GAMES.refresh()
-    try:
-        yield site
-    finally:
-        sys.path.remove(str(site))
-        GAMES.refresh()
 
 
 def says(key: str, lang: str = "en", **facts: Any) -> str:
@@ -113,21 +90,95 @@ async def test_pig_is_played_in_the_console_and_counts_in_the_standings(
     assert "/open killer|killer-classic|pig|verflixte6" in help_text
 
 
-async def test_pig_explains_its_own_topic_and_leaves_the_default_game_to_the_croupier_s_own(
+def common(key: str, lang: str = "en", **facts: Any) -> str:
+    """A sentence of the croupier's own catalogue, as the console says it."""
+    return render(key, facts, lang, str, CONSOLE_COMMANDS)
+
+
+def pig_console(store: Store) -> Console:
+    croupier = Croupier(store=store, dice_factory=scripted([4, 6]))
+    return Console(croupier, moderators=frozenset({"mod"}), admins=frozenset({"mod"}))
+
+
+async def test_pig_explains_its_odds_in_the_console_from_what_it_declares(
     pig_plugin: Path, store: Store
 ) -> None:
-    croupier = Croupier(store=store, dice_factory=scripted([]))
-    table = Table(croupier)
+    console = pig_console(store)
+
+    async def say(line: str) -> tuple[bool, str]:
+        answer = await console.handle(line)
+        assert answer is not None
+        return answer.ok, answer.text
+
     assert GAMES.default is GAMES["verflixte6"]  # Pig declares itself no default
-    rules = await croupier.rules_reply(table.msg("anna"))  # no game was ever played here
-    assert rules.lines == (render("help.rules", {}, "de", str, CONSOLE_COMMANDS, scope_of(GAMES.default)),)
-    assert GAMES.explaining("odds") is PIG
-    assert (await croupier.info_reply(table.msg("anna"), "odds")).lines == (
-        says("info.odds", "de", target=30),
+    rules = await say("anna: /rules")  # no game was ever played here: the default game's rules
+    assert rules == (True, render("help.rules", {}, "de", str, CONSOLE_COMMANDS, scope_of(GAMES.default)))
+    # No game open: every game's topics, each as its game opens without options, said to be so.
+    listed = (await say("anna: /info"))[1].splitlines()
+    v6 = GAMES["verflixte6"]
+    v6_says = lambda key: render(key, {}, "de", str, CONSOLE_COMMANDS, scope_of(v6))  # noqa: E731
+    assert listed == [
+        common("common.topics_any", "de"),
+        common(
+            "common.topic_entry_of", "de", topic="jokers", title=v6_says("info.jokers.title"),
+            game=v6_says("game.title"), summary=v6_says("info.jokers.summary"),
+        ),
+        common(
+            "common.topic_entry_of", "de", topic="odds", title=says("info.odds.title", "de"),
+            game=says("game.title", "de"), summary=says("info.odds.summary", "de"),
+        ),
+    ]  # fmt: skip
+    assert await say("anna: /info odds") == (
+        True,
+        "\n".join(
+            [
+                common("common.topic_unopened", "de", game=says("game.title", "de")),
+                says("info.odds", "de", target=30),
+            ]
+        ),
     )
-    assert (await table.open("pig", {"target": "50"})).ok
-    odds = await croupier.info_reply(table.msg("anna"), "odds")
-    assert odds.lines == (says("info.odds", target=50),)  # the open game's own target, in its language
+
+    assert (await say("mod: /open pig target=50"))[0]
+    assert (await say("anna: /join"))[0]
+    assert (await say("anna: roll"))[0]
+    before = await _game_version(store)
+    assert await say("anna: /info") == (
+        True,
+        "\n".join(
+            [
+                common("common.topics_of", game=says("game.title")),
+                common(
+                    "common.topic_entry", topic="odds", title=says("info.odds.title"),
+                    summary=says("info.odds.summary"),
+                ),
+            ]
+        ),
+    )  # fmt: skip
+    odds = (True, says("info.odds", target=50))  # the open game's own target, in its language
+    assert await say("anna: /info odds") == odds
+    assert await say("anna: /info The Odds") == odds  # its title, as the channel's language spells it
+    assert await say("anna: /odds") == odds  # a topic's name typed as a command
+    # Bad input: a clear sentence, and nothing changes.
+    assert await say("anna: /info odsd") == (
+        False,
+        common("error.unknown_topic", topic="odsd") + "\n" + common("error.did_you_mean", word="odds"),
+    )
+    assert await say("anna: /info weather") == (False, common("error.unknown_topic", topic="weather"))
+    v6_elsewhere = render(
+        "info.jokers.elsewhere", {"game": says("game.title")}, "en", str, CONSOLE_COMMANDS, scope_of(v6)
+    )
+    assert await say("anna: /info jokers") == (False, v6_elsewhere)  # another game's topic
+    assert await say("anna: /frobnicate") == (False, common("error.unknown_command", command="/frobnicate"))
+    assert await _game_version(store) == before
+
+
+async def _game_version(store: Store) -> int:
+    def read(uow: Any) -> int:
+        record = uow.games.open_in("console")
+        assert record is not None
+        return int(record.version)
+
+    return await store.run(read, read_only=True)
 
 
 def _env(plugins: Path) -> dict[str, str]:
@@ -167,7 +218,7 @@ def test_pig_is_played_through_croupier_replay(pig_plugin: Path) -> None:
 
 
 def test_pig_is_played_in_the_croupier_console_process(pig_plugin: Path, tmp_path: Path) -> None:
-    lines = ["mod: /open pig", "anna: /join", "anna: roll", "anna: hold", "anna: /rules"]
+    lines = ["mod: /open pig", "anna: /join", "anna: roll", "anna: hold", "anna: /rules", "anna: /info odds"]
     done = subprocess.run(
         [
             sys.executable,
@@ -192,6 +243,7 @@ def test_pig_is_played_in_the_croupier_console_process(pig_plugin: Path, tmp_pat
     )
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [answer["ok"] for answer in answers] == [True, True, True, True, True]
+    assert [answer["ok"] for answer in answers] == [True, True, True, True, True, True]
     assert answers[2]["text"].splitlines()[0] == says("pig.started", player="anna")
     assert answers[4]["text"] == says("help.rules")
+    assert answers[5]["text"] == says("info.odds", target=30)

@@ -58,7 +58,9 @@ def expected_keys() -> set[str]:
     }
     keys |= {f"choice.{action}" for action in constants("Choice")}
     keys |= {f"role.{role}" for role in ("waiting", "rolling", "winner")}
-    keys |= {line.key for topic in PIG.topics for line in PIG.info(None, topic)}
+    for topic in PIG.topics:  # each topic's title, summary and entries (and its own "elsewhere")
+        keys |= {topic.title, topic.summary, *(line.key for line in PIG.info(None, topic.name))}
+        keys |= {topic.elsewhere} - {""}
     return keys
 
 
@@ -69,6 +71,8 @@ def test_the_source_scan_finds_what_pig_produces() -> None:
         "choice.roll",
         "choice.hold",
         "info.odds",
+        "info.odds.title",
+        "info.odds.summary",
     } <= expected_keys()
     assert len(EVENTS) >= 8
 

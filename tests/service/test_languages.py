@@ -194,7 +194,7 @@ async def whole_game(store: Store, kind: str, lang: str) -> list[Reply]:
     replies.append(await table.croupier.help_reply(table.msg("anna")))
     replies.append(await table.croupier.rules_reply(table.msg("anna")))
     if kind == "verflixte6":  # the jokers are Die verflixte 6!'s
-        replies.append(await table.croupier.jokers_reply(table.msg("anna")))
+        replies.append(await table.croupier.info_reply(table.msg("anna"), "jokers"))
     assert all(reply.ok for reply in replies), [reply.text for reply in replies]
     last_with_a_board = next(reply for reply in reversed(replies) if reply.board is not None)
     await play(table, store, last_with_a_board, lang, replies)

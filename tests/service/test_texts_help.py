@@ -95,31 +95,30 @@ async def test_help_lists_the_commands_and_the_open_games_words(store: Store, la
 
 @SQLITE_ONLY
 @pytest.mark.parametrize("lang", LANGUAGES)
-async def test_the_help_lists_the_joker_commands_only_where_jokers_are_played(
+async def test_the_help_lists_one_info_command_in_every_game_and_the_joker_choice_only_with_jokers(
     store: Store, lang: str
 ) -> None:
-    """Killer has no jokers (its /jokers only says so): its help lists neither /jokers nor, on Discord,
-    the joker commands; a Durchgang's help and the help between games list them."""
+    """The topics a game explains are all behind one ``/info`` (the same in every game's help, as the
+    command lists them itself); Killer has no jokers, so on Discord its help leaves out ``/joker
+    wählen``, which a Durchgang's help and the help between games list."""
     table = Table(Croupier(store=store))
     assert (await table.croupier.change_settings(table.msg(MODERATOR), {"language": lang})).ok
+    everything = ConsoleSpelling().listing(lang)
 
     async def commands() -> list[str]:
         reply = await table.croupier.help_reply(table.msg("anna"))
-        everything = ", ".join(ConsoleSpelling().listing(lang))
-        prefix, suffix = render("common.help", {"commands": everything}, lang).split(everything)
+        joined = ", ".join(everything)
+        prefix, suffix = render("common.help", {"commands": joined}, lang).split(joined)
         return reply.lines[0].removeprefix(prefix).removesuffix(suffix).split(", ")
 
-    assert CONSOLE_COMMANDS["jokers"] in await commands()
-    for kind, listed in (("killer", False), ("killer-classic", False), ("verflixte6", True)):
+    info = f"{CONSOLE_COMMANDS['info']} [{placeholder('TOPIC', lang)}]"
+    assert info in await commands()
+    for kind in ("killer", "killer-classic", "verflixte6"):
         assert (await table.open(kind)).ok
-        said = await commands()
-        assert (CONSOLE_COMMANDS["jokers"] in said) is listed, kind
-        assert [c for c in ConsoleSpelling().listing(lang) if c not in said] == (
-            [] if listed else ["/jokers"]
-        )
+        assert await commands() == list(everything), kind
         assert (await table.do(MODERATOR, Close())).ok
     discord = DiscordSpelling()
-    for words in ("joker waehlen", "joker-info"):
-        assert slash_shown(words, lang) in discord.listing(lang, GAMES["verflixte6"].topics)
-        assert slash_shown(words, lang) not in discord.listing(lang, GAMES["killer"].topics)
-    assert len(discord.listing(lang, GAMES["killer"].topics)) == len(discord.listing(lang)) - 2
+    assert slash_shown("info", lang) in discord.listing(lang, GAMES["killer"].topics)
+    assert slash_shown("joker waehlen", lang) in discord.listing(lang, GAMES["verflixte6"].topics)
+    assert slash_shown("joker waehlen", lang) not in discord.listing(lang, GAMES["killer"].topics)
+    assert len(discord.listing(lang, GAMES["killer"].topics)) == len(discord.listing(lang)) - 1

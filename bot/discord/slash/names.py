@@ -33,6 +33,7 @@ PARAMETERS = {
     "web": "web",
     "liste": "liste",
     "threads": "threads",
+    "thema": "thema",
 }
 
 # Every slash command a user can type, by its base words — for /hilfe, the docs and command mentions.
@@ -49,7 +50,7 @@ COMMANDS: Sequence[str] = (
     "tabelle",
     "export",
     "regeln",
-    "joker-info",
+    "info",
     "pruefen",
     "einstellungen",
     "turnier",

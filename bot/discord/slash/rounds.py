@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -77,9 +77,10 @@ class Joker(app_commands.Group):
     @app_commands.describe(**described("jokers"))
     @app_commands.autocomplete(jokers=suggest.jokers)
     async def waehlen(self, interaction: discord.Interaction[Any], jokers: str) -> None:
-        """Exactly the forum line ``Joker: A, B, C``, so the engine reads it as if typed."""
+        """The picked jokers said as the game says a list of them (``Joker: A, B, C``: its
+        ``Candidates.prefix``), so the engine reads it as if typed."""
         front = front_of(interaction)
-        await front.command(interaction, front.croupier.handle_command_text, text=f"Joker: {jokers}")
+        await front.command(interaction, lambda msg: front.croupier.pick(msg, "jokers", jokers))
 
 
 @app_commands.command(**command("mitmachen"))
@@ -97,4 +98,8 @@ async def aussteigen(interaction: discord.Interaction[Any]) -> None:
 
 
 def commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
-    return [Durchgang(), Joker(), mitmachen, aussteigen]
+    durchgang = Durchgang()
+    # The games as registered when the tree is built, not when this module was first imported: a game
+    # installed since (a plugin) is a choice of /durchgang öffnen once the commands are synced.
+    durchgang.oeffnen._params["spiel"].choices = cast(list[app_commands.Choice[Any]], game_choices())
+    return [durchgang, Joker(), mitmachen, aussteigen]

@@ -40,6 +40,11 @@ async def jokers(interaction: discord.Interaction[Any], typed: str) -> list[app_
     return await choices(interaction, "jokers", typed)
 
 
+async def topics(interaction: discord.Interaction[Any], typed: str) -> list[app_commands.Choice[str]]:
+    """What the channel's game explains (with no game open, every game), named in its language."""
+    return await choices(interaction, "topics", typed)
+
+
 async def players(interaction: discord.Interaction[Any], typed: str) -> list[app_commands.Choice[str]]:
     return await choices(interaction, "players", typed)
 

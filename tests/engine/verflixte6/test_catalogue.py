@@ -74,7 +74,8 @@ def expected_keys() -> set[str]:
     choices = {f"choice.{action}" for action in actions_in_source()}  # labels: test_choices renders them
     highlights = highlights_in_source()  # headings: test_highlights renders them
     selects = {f"select.{group}" for group in select_groups_in_source()}  # what an empty menu says
-    elsewhere = {f"info.{topic}.elsewhere" for topic in GAME.topics}  # said in other games
+    # Each topic's title, summary and the sentence said in games without it.
+    elsewhere = {key for topic in GAME.topics for key in (topic.title, topic.summary, topic.elsewhere)}
     service = {f"error.{NOTHING_OPEN}"}  # the service's words for it: "no Durchgang is open"
     return events | codes | roles | jokers | choices | highlights | selects | elsewhere | service | set(FRONT)
 

@@ -101,7 +101,7 @@ def test_V6_S2_joker_choice(text: str, jokers: tuple[str, ...]) -> None:
     ("text", "code"),
     [
         ("Joker:", "joker_list_missing"),
-        ("Joker: Zauberstab", "no_such_joker"),  # nothing close: the answer points at /jokers
+        ("Joker: Zauberstab", "no_such_joker"),  # nothing close: the answer points at /info jokers
         ("weiter mit Joker Zauberstab", "no_such_joker"),
         ("Joker: Rattenlorb", "unknown_joker"),
         ("weiter mit Joker Rattenlorb", "unknown_joker"),

@@ -24,6 +24,7 @@ from engine.game import (
     Seat,
     Start,
     Timeout,
+    Topic,
 )
 
 DEFAULT_TARGET = 30
@@ -129,7 +130,7 @@ class Pig:
     ranked: ClassVar[bool] = True
     colour: ClassVar[int] = 0xE8A0B4
     default: ClassVar[bool] = False
-    topics: ClassVar[tuple[str, ...]] = ("odds",)
+    topics: ClassVar[tuple[Topic, ...]] = (Topic("odds", "info.odds.title", "info.odds.summary"),)
 
     def open(self, options: Mapping[str, Any]) -> PigState:
         unknown = sorted(set(options) - {"target"})
