@@ -7,7 +7,7 @@ around each stage: the unit of work's pieces on the writer thread, the parsing a
 the event loop. The first lines warm the caches and are not counted. Each run is a fresh process, so
 ``--against REV`` measures another commit's code the same way, in alternating runs.
 
-``python -m bench.line_stages [--runs 2] [--lines 3000] [--against REV]``
+``python -m bench.line_stages [--runs 2] [--lines 3000] [--warm 300] [--against REV]``
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def _install(totals: Counter[str]) -> None:
             setattr(owner, attribute, _timed(totals, label, found))
 
 
-async def _measure(lines: list[str], url: str) -> dict[str, Any]:
+async def _measure(lines: list[str], url: str, warm: int) -> dict[str, Any]:
     from bot.console.terminal import Console
     from bot.service.croupier import Croupier, seed_from_text
     from bot.store import Store
@@ -93,10 +93,10 @@ async def _measure(lines: list[str], url: str) -> dict[str, Any]:
         options = {"boards": False} if "boards" in Croupier.__dataclass_fields__ else {}  # as the CLI
         croupier = Croupier(store=store, seed_source=seed_from_text(SEED_TEXT), **options)
         console = Console(croupier, moderators=frozenset({MODERATOR}), admins=frozenset({MODERATOR}))
-        for line in lines[:WARM]:
+        for line in lines[:warm]:
             await console.handle(line)
         totals.clear()
-        counted = lines[WARM:]
+        counted = lines[warm:]
         process, main = time.process_time(), time.thread_time()
         for line in counted:
             answer = await console.handle(line)
@@ -114,18 +114,18 @@ async def _measure(lines: list[str], url: str) -> dict[str, Any]:
     }
 
 
-def _child(lines_file: str) -> None:
+def _child(lines_file: str, warm: int) -> None:
     lines = json.loads(Path(lines_file).read_text(encoding="utf-8"))
     ram = "/dev/shm" if os.path.isdir("/dev/shm") else None
     with tempfile.TemporaryDirectory(prefix="croupier-stages-", dir=ram) as folder:
-        result = asyncio.run(_measure(lines, f"sqlite:///{folder}/stages.sqlite3"))
+        result = asyncio.run(_measure(lines, f"sqlite:///{folder}/stages.sqlite3", warm))
     print(json.dumps(result))
 
 
-def _run(tree: Path, lines_file: str) -> dict[str, Any]:
+def _run(tree: Path, lines_file: str, warm: int) -> dict[str, Any]:
     """One measurement in a fresh process, of the code in ``tree``."""
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", lines_file],
+        [sys.executable, str(Path(__file__).resolve()), "--child", lines_file, "--warm", str(warm)],
         cwd=tree,
         env={**os.environ, "PYTHONPATH": str(tree), "LOG_LEVEL": "WARNING"},
         check=True,
@@ -150,7 +150,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.line_stages", description=__doc__)
     parser.add_argument("--runs", type=int, default=2, help="fresh processes per side")
     parser.add_argument(
-        "--lines", type=int, default=3000, help="lines of the mix per run (the first 300 warm up)"
+        "--lines", type=int, default=3000, help="lines of the mix per run, warm-up lines included"
+    )
+    parser.add_argument(
+        "--warm", type=int, default=WARM, help=f"lines handled before counting starts (default {WARM})"
     )
     parser.add_argument(
         "--against", metavar="REV", help="also measure commit REV's code, in alternating runs"
@@ -158,13 +161,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--child", metavar="LINES_JSON", help=argparse.SUPPRESS)
     args = parser.parse_args(argv if argv is not None else [])
     if args.child:
-        _child(args.child)
+        _child(args.child, args.warm)
         return
     from bench.console_path import ROOT, checkout, mix_lines
     from bench.support import emit, utc_now
 
     started = utc_now()
-    lines = asyncio.run(mix_lines(max(args.lines, WARM + 1)))
+    warm = max(0, args.warm)
+    lines = asyncio.run(mix_lines(max(args.lines, warm + 1)))
     with tempfile.TemporaryDirectory(prefix="croupier-stages-") as folder:
         lines_file = str(Path(folder) / "lines.json")
         Path(lines_file).write_text(json.dumps(lines), encoding="utf-8")
@@ -177,13 +181,13 @@ def main(argv: list[str] | None = None) -> None:
         for number in range(args.runs):
             order = list(trees) if number % 2 == 0 else list(reversed(trees))
             for side in order:
-                results[side].append(_run(trees[side], lines_file))
+                results[side].append(_run(trees[side], lines_file, warm))
     for side, measured in results.items():
         emit(
             "line_stages",
             code=side,
             store="sqlite",
-            lines=len(lines) - WARM,
+            lines=len(lines) - warm,
             **_medians(measured),
             loadavg_1m=round(os.getloadavg()[0], 2),
             utc=f"{started}–{utc_now()}",

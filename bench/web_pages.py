@@ -5,6 +5,7 @@ and the page's own SHA-256).
     python -m bench web_pages                       # the figures, one JSON line each
     python -m bench.web_pages --screenshots docs    # also the README's pictures (web-tournament.png,
                                                     # web-game.png)
+    python -m bench web_pages --players 4 --moves 10 --dice 50 --samples 2 --browser-runs 1
 
 Every game is played through the real service with verifiable dice (each move is the first choice of
 the board the croupier drew, or "continue" while the player's target is not reached), closed, put on
@@ -23,6 +24,7 @@ import json
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,11 +51,19 @@ ARGS = [
     "--disable-sync",
 ]
 NAMES = ("Anna", "Ben", "Cleo", "Dora", "Emil", "Frieda", "Gustav", "Hanna", "Ida", "Jonas")
+CROWD = 25
+BIG_GAME_MOVES = 200
 BIG_TOURNAMENT_DICE = 10_000
+SAMPLES = 20  # requests per page timed
+BROWSER_RUNS = 5  # page loads per verification engine
 
 
 def _print(name: str, value: float, **extra: Any) -> None:
     print(json.dumps({"bench": "web_pages", "figure": name, "value": round(value, 1), **extra}), flush=True)
+
+
+def crowd_of(count: int) -> list[str]:
+    return [*NAMES, *(f"Gast {n}" for n in range(len(NAMES) + 1, count + 1))][: max(2, count)]
 
 
 class Channel:
@@ -101,7 +111,7 @@ class Channel:
 
     async def web_on(self) -> str:
         reply: Reply = await self.croupier.change_settings(self.msg("mod"), {"web": "on"})
-        return next(word for word in reply.lines[-1].split() if "/t/" in word)
+        return next(word for line in reply.lines for word in line.split() if "/t/" in word)
 
 
 async def _ttfb(url: str, runs: int = 20) -> tuple[float, float]:
@@ -119,7 +129,7 @@ async def _ttfb(url: str, runs: int = 20) -> tuple[float, float]:
 
 
 def _browser_figures(
-    game_url: str, tournament_url: str, small_game_url: str, screenshots: Path | None
+    game_url: str, tournament_url: str, small_game_url: str, screenshots: Path | None, runs: int
 ) -> list[tuple[str, float]]:
     from playwright.sync_api import sync_playwright
 
@@ -136,7 +146,7 @@ def _browser_figures(
             page = context.new_page()
             for engine, suffix in (("webcrypto", ""), ("fallback", "?verify=fallback")):
                 times, checks = [], []
-                for _ in range(5):
+                for _ in range(runs):
                     page.goto(game_url + suffix)
                     _wait_green(page, engine)
                     result = page.locator("#verify-result")
@@ -164,15 +174,16 @@ def _wait_green(page: Any, engine: str) -> None:
     assert result.get_attribute("data-engine") == engine
 
 
-async def _big_tournament(croupier: Croupier, store: Store) -> tuple[str, int, int, float]:
-    """Durchgänge of 25 players in a channel of their own until 10,000 dice are rolled: the address,
-    the games, the dice, and how long playing them took."""
+async def _big_tournament(
+    croupier: Croupier, store: Store, players: list[str], wanted: int
+) -> tuple[str, int, int, float]:
+    """Durchgänge of the crowd in a channel of their own until ``wanted`` dice are rolled: the
+    address, the games, the dice, and how long playing them took."""
     channel = Channel(croupier, "web-bench-10k")
     started = time.perf_counter()
     await croupier.new_tournament(channel.msg("mod"), "10.000 Würfel")
-    players = [*NAMES, *(f"Gast {n}" for n in range(11, 26))]
     games = dice = 0
-    while dice < BIG_TOURNAMENT_DICE:
+    while dice < wanted:
         await channel.play_durchgang(players, target=10**6)
         games += 1
         with store.transaction(read_only=True) as uow:
@@ -182,7 +193,18 @@ async def _big_tournament(croupier: Croupier, store: Store) -> tuple[str, int, i
     return await channel.web_on(), games, dice, time.perf_counter() - started
 
 
-async def run(screenshots: Path | None = None) -> None:
+@dataclass(frozen=True)
+class Sizes:
+    """How big the games are and how often each figure is taken (smaller for a smoke run)."""
+
+    players: int = CROWD  # in the big Durchgang and the big tournament's
+    moves: int = BIG_GAME_MOVES  # the big Durchgang's moves at least
+    dice: int = BIG_TOURNAMENT_DICE  # the big tournament's dice at least
+    samples: int = SAMPLES
+    browser_runs: int = BROWSER_RUNS
+
+
+async def run(screenshots: Path | None = None, sizes: Sizes = Sizes()) -> None:
     with tempfile.TemporaryDirectory(prefix="croupier-web-bench-") as folder:
         store = await Store.open(f"sqlite:///{folder}/bench.sqlite3")
         try:
@@ -195,9 +217,9 @@ async def run(screenshots: Path | None = None) -> None:
                 await channel.play_durchgang(list(players), target=target)
             await croupier.moderate(channel.msg("mod"), Adjust("Cleo", -3, "zu spät zum Durchgang 3"))
             shown = await channel.web_on()
-            crowd = Channel(croupier, "web-bench-big")  # one Durchgang of 200+ moves, in its own channel
-            players = [*NAMES, *(f"Gast {n}" for n in range(11, 26))]
-            big = await crowd.play_durchgang(players, min_moves=200, target=10**6)
+            crowd = Channel(croupier, "web-bench-big")  # one Durchgang of many moves, in its own channel
+            crowd_names = crowd_of(sizes.players)
+            big = await crowd.play_durchgang(crowd_names, min_moves=sizes.moves, target=10**6)
             address = await crowd.web_on()
             with store.transaction(read_only=True) as uow:
                 tournament = uow.tournaments.current("web-bench-big")
@@ -206,17 +228,20 @@ async def run(screenshots: Path | None = None) -> None:
                 game = games[-1]
                 moves = len(uow.log.of_game(game.id))
             _print("game_moves", moves, dice=game.dice_used, played=big)
-            first, whole = await _ttfb(shown)
+            first, whole = await _ttfb(shown, sizes.samples)
             _print("tournament_page_ttfb_ms", first, whole_ms=round(whole, 1), games=len(rounds))
-            first, whole = await _ttfb(f"{address}/game/{game.id}")
+            first, whole = await _ttfb(f"{address}/game/{game.id}", sizes.samples)
             _print("game_page_ttfb_ms", first, whole_ms=round(whole, 1), moves=moves)
-            first, whole = await _ttfb(f"{address}/game/{game.id}/live.json")
+            first, whole = await _ttfb(f"{address}/game/{game.id}/live.json", sizes.samples)
             _print("live_json_ttfb_ms", first, whole_ms=round(whole, 1))
 
-            huge, huge_games, huge_dice, played_s = await _big_tournament(croupier, store)
+            huge, huge_games, huge_dice, played_s = await _big_tournament(
+                croupier, store, crowd_names, sizes.dice
+            )
             _print("big_tournament_played_s", played_s, games=huge_games, dice=huge_dice)
             cold, _ = await _ttfb(huge, runs=1)  # its dice read from the store
-            first, whole = await _ttfb(huge, runs=10)  # again, while no game moved: remembered
+            again = max(1, sizes.samples // 2)
+            first, whole = await _ttfb(huge, runs=again)  # again, while no game moved: remembered
             _print(
                 "big_tournament_page_ttfb_ms",
                 first,
@@ -246,15 +271,22 @@ async def run(screenshots: Path | None = None) -> None:
                 flush=True,
             )
 
-            if not await asyncio.to_thread(CHROMIUM.is_file):
-                print(json.dumps({"bench": "web_pages", "skipped": f"{CHROMIUM} is missing"}))
-                return
-            figures = await asyncio.to_thread(
-                _browser_figures, f"{address}/game/{game.id}", shown, f"{shown}/game/1", screenshots
-            )
-            for name, value in figures:
-                _print(name, value, moves=moves, dice=game.dice_used)
-            await site.close()
+            try:
+                if not await asyncio.to_thread(CHROMIUM.is_file):
+                    print(json.dumps({"bench": "web_pages", "skipped": f"{CHROMIUM} is missing"}))
+                    return
+                figures = await asyncio.to_thread(
+                    _browser_figures,
+                    f"{address}/game/{game.id}",
+                    shown,
+                    f"{shown}/game/1",
+                    screenshots,
+                    sizes.browser_runs,
+                )
+                for name, value in figures:
+                    _print(name, value, moves=moves, dice=game.dice_used)
+            finally:
+                await site.close()
         finally:
             await store.close()
 
@@ -267,8 +299,40 @@ def main(argv: list[str] | None = None) -> None:
         metavar="DIR",
         help="write web-tournament.png and web-game.png (390×844) here",
     )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=CROWD,
+        help=f"players of the big Durchgang and tournament (default {CROWD})",
+    )
+    parser.add_argument(
+        "--moves",
+        type=int,
+        default=BIG_GAME_MOVES,
+        help=f"the big Durchgang's moves (default {BIG_GAME_MOVES})",
+    )
+    parser.add_argument(
+        "--dice",
+        type=int,
+        default=BIG_TOURNAMENT_DICE,
+        help=f"the big tournament's dice (default {BIG_TOURNAMENT_DICE})",
+    )
+    parser.add_argument(
+        "--samples", type=int, default=SAMPLES, help=f"requests per page timed (default {SAMPLES})"
+    )
+    parser.add_argument(
+        "--browser-runs",
+        type=int,
+        default=BROWSER_RUNS,
+        help=f"page loads per check in the browser (default {BROWSER_RUNS})",
+    )
     args = parser.parse_args(argv or [])
-    asyncio.run(run(args.screenshots))
+    asyncio.run(
+        run(
+            args.screenshots,
+            Sizes(args.players, args.moves, args.dice, max(1, args.samples), max(1, args.browser_runs)),
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -372,6 +372,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
+    from bot.markup import plain
     from bot.service.corrections import audit_lines
     from bot.service.croupier import Croupier
     from bot.texts import render
@@ -381,7 +382,7 @@ def _audit(args: argparse.Namespace) -> int:
         found = await croupier.audit(args.game)
         if found is None:
             return _fail(render("common.audit_unknown_game", {"id": args.game}, "en"))
-        print("\n".join(audit_lines(found, croupier.narrator)))
+        print("\n".join(plain(line) for line in audit_lines(found, croupier.narrator)))
         return 0
 
     return _with_store(args, body)

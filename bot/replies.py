@@ -1,18 +1,21 @@
 """What the croupier answers: one :class:`Reply` that carries everything a front end draws.
 
-The service renders every sentence and label in the channel's language before a reply leaves it;
-front ends (console, Discord, replay, web) only arrange these parts in their medium and never look at
-a game's state. A reply is also what the command log keeps, so a redelivered message is answered with
-exactly what it got the first time (:meth:`Reply.to_log`, :meth:`Reply.from_log`).
+The service renders every sentence and label in the channel's language before a reply leaves it, for
+no medium in particular: the story, the title, the cards and the result are in the neutral form of
+:mod:`bot.markup`, which each front end spells for its medium (:meth:`Reply.spelled`) before it arranges
+the parts; front ends (console, Discord, replay, web) never look at a game's state. A reply is also
+what the command log keeps — in the neutral form, marked ``"form": 2`` — so a redelivered message is
+answered with exactly what it got the first time (:meth:`Reply.to_log`, :meth:`Reply.from_log`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
+from bot import markup
 from bot.exports import StandingsTable
 from bot.texts import DEFAULT, render
 
@@ -131,9 +134,28 @@ class Reply:
         """The answer to chit-chat: say nothing (the console shows a dim note)."""
         return cls(ok=True, silent=True)
 
+    def spelled(self, speller: markup.Speller) -> Reply:
+        """The reply with its sentences spelled for one medium (story, title, cards, result)."""
+        lang = self.language
+
+        def spell(text: str) -> str:
+            return speller.spell(text, lang) if text else text
+
+        return replace(
+            self,
+            lines=tuple(spell(line) for line in self.lines),
+            title=spell(self.title),
+            cards=tuple(
+                Card(spell(card.title), tuple((name, spell(text)) for name, text in card.entries))
+                for card in self.cards
+            ),
+            result=spell(self.result),
+        )
+
     @property
     def text(self) -> str:
-        """The whole reply as plain lines: the story, then the running table (console, replay)."""
+        """The whole reply as lines: the story, then the running table (console, replay — once spelled
+        for them, :meth:`spelled`)."""
         parts = list(self.lines)
         if self.table:
             parts.append(f"— {self.title} —")
@@ -149,22 +171,28 @@ class Reply:
         log is a repeat, and a repeat's buttons would be outdated anyway."""
         data = {name: getattr(self, name) for name in _SIMPLE_FIELDS}
         data["lines"] = list(self.lines)
+        data["title"], data["result"] = self.title, self.result
         data["table"] = [_plain(row) for row in self.table]
         data["cards"] = [
             {"title": card.title, "entries": [list(e) for e in card.entries]} for card in self.cards
         ]
         data["deadline"] = None if self.deadline is None else self.deadline.isoformat()
         data["attachment"] = None if self.attachment is None else _plain(self.attachment)
+        data["form"] = markup.FORM
         return data
 
     @classmethod
     def from_log(cls, data: Mapping[str, Any]) -> Reply:
-        """The reply as logged, marked as a repeat. Unknown keys (from older versions) are ignored."""
+        """The reply as logged, marked as a repeat. Unknown keys (from older versions) are ignored; an
+        entry without ``form`` was spelled for Discord by an older version (see :func:`logged`)."""
+        said = logged(data)
         values = {name: data[name] for name in _SIMPLE_FIELDS if name in data}
-        values["lines"] = tuple(data.get("lines", ()))
+        values["lines"] = tuple(said(str(line)) for line in data.get("lines", ()))
+        values["title"] = said(str(data.get("title", "")))
+        values["result"] = said(str(data.get("result", "")))
         values["table"] = tuple(Row(**row) for row in data.get("table", ()))
         values["cards"] = tuple(
-            Card(card["title"], tuple((str(n), str(t)) for n, t in card["entries"]))
+            Card(said(card["title"]), tuple((str(n), said(str(t))) for n, t in card["entries"]))
             for card in data.get("cards", ())
         )
         deadline = data.get("deadline")
@@ -174,10 +202,20 @@ class Reply:
         return replace(cls(ok=bool(data.get("ok", False))), **values, duplicate=True)
 
 
+def logged(data: Mapping[str, Any], *, discord: bool = True) -> Callable[[str], str]:
+    """How to read a logged reply's sentences: as they are when the entry is in the neutral form, else
+    (an entry of an older version, which stored each medium's own text) through
+    :func:`bot.markup.from_legacy` — ``discord``: whether it was spelled for Discord."""
+    if data.get("form") == markup.FORM:
+        return lambda text: text
+    return lambda text: markup.from_legacy(text, discord=discord) if text else text
+
+
 # Structured fields are logged by hand; boards, standings, the live table and the entry's own id are not
 # logged at all (a repeat draws no board and edits no live table).
 _STRUCTURED = frozenset(
     {"lines", "table", "cards", "board", "deadline", "attachment", "duplicate", "standings", "live", "log_id"}
+    | {"title", "result"}
 )
 _SIMPLE_FIELDS = tuple(f.name for f in fields(Reply) if f.name not in _STRUCTURED)
 

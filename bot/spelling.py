@@ -1,56 +1,43 @@
-"""How a front end names the bot's commands: in sentences (``{cmd[join]}``) and in the help.
+"""How the console spells what the croupier says: plain text, its commands as typed (``/join``).
 
-The console types ``/join``; Discord has localised slash commands (``/mitmachen``); the service renders
-every sentence with the spelling of the front end that asked.
+The service says everything in the neutral form of :mod:`bot.markup`; each front end has a speller
+(Discord's is :class:`bot.discord.commands.DiscordSpelling`, with localised slash commands). This one
+serves the console, the replay and the command line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Protocol
 
+from bot import markup
 from bot.games import GAMES
 from bot.settings_words import usage
 from bot.texts import CONSOLE_COMMANDS, placeholder
-from engine.game import Topic
 
 
-class Spelling(Protocol):
-    def commands(self, lang: str) -> Mapping[str, str]:
-        """Command key (``join``, ``open`` …) → how a user types it."""
-        ...
-
-    def listing(self, lang: str, topics: Collection[Topic] | None = None) -> Sequence[str]:
-        """Every command as the help lists it. ``topics``: what the open game explains — a front end's
-        commands that belong to a topic it has not are left out (Discord's ``/joker wählen`` in a
-        Killer game); None lists them all."""
-        ...
-
-    def name(self, text: str) -> str:
-        """Outside text (a display name, a tournament's name, a typed word) as a sentence shows it."""
-        ...
-
-
-def unexplained(topics: Collection[Topic] | None) -> set[str]:
-    """The names of the topics some game explains that a game explaining only ``topics`` does not
-    (none for None)."""
+def unexplained(topics: Collection[str] | None) -> set[str]:
+    """The names of the topics some game explains that a game explaining only the topics named
+    ``topics`` does not (none for None)."""
     if topics is None:
         return set()
-    known = {topic.name for topic in topics}
-    return {topic.name for game in GAMES.values() for topic in game.topics if topic.name not in known}
+    return {topic.name for game in GAMES.values() for topic in game.topics if topic.name not in topics}
 
 
-class ConsoleSpelling:
-    """The console's commands, the same in every language."""
+class ConsoleSpelling(markup.Speller):
+    """Plain text; the console's commands, the same in every language."""
 
     def commands(self, lang: str) -> Mapping[str, str]:
         return CONSOLE_COMMANDS
 
-    def name(self, text: str) -> str:
-        return text
+    def command(self, key: str, lang: str) -> str:
+        return CONSOLE_COMMANDS.get(key, f"/{key}")
 
-    def listing(self, lang: str, topics: Collection[Topic] | None = None) -> Sequence[str]:
-        """The console has no command of its own for a topic: ``/info`` lists and shows them all."""
+    def help_listing(self, lang: str, topics: Collection[str] | None) -> str:
+        return ", ".join(self.listing(lang, topics))
+
+    def listing(self, lang: str, topics: Collection[str] | None = None) -> Sequence[str]:
+        """Every command as the help lists it. The console has no command of its own for a topic:
+        ``/info`` lists and shows them all, so ``topics`` leaves nothing out."""
         name, reason, game_id, topic = (placeholder(word, lang) for word in ("NAME", "REASON", "ID", "TOPIC"))
         option = f"{placeholder('OPTION', lang)}={placeholder('VALUE', lang)}"
         return (
@@ -76,3 +63,6 @@ class ConsoleSpelling:
             f"/reinstate {name} {reason}",
             "/corrections",
         )
+
+
+CONSOLE = ConsoleSpelling()

@@ -26,7 +26,7 @@ from bot.games import GAMES
 from bot.replies import Reply
 from bot.service.croupier import Croupier, Incoming
 from bot.service.rendering import Narrator
-from bot.spelling import ConsoleSpelling
+from bot.spelling import CONSOLE
 from bot.store import GameRecord, Store
 from bot.texts import render
 from engine.dice import ScriptedDice
@@ -144,7 +144,7 @@ def _check_options(script: Script) -> None:
     try:
         game.open(script.options)
     except CroupierError as error:
-        said = Narrator(ConsoleSpelling()).refusal(error, "en", game=game)
+        said = Narrator().refusal(error, "en", game=game).spelled(CONSOLE)
         raise ScriptError(f"options: {' '.join(said.lines)}", 2) from None
 
 
@@ -189,7 +189,7 @@ async def _play(script: Script, store: Store) -> dict[str, Any]:
     game = GAMES[script.game]
     replies: list[dict[str, Any]] = []
     for number, line in enumerate(script.lines, start=1):
-        reply = await croupier.handle_text(message(line.sender, line.text))
+        reply = (await croupier.handle_text(message(line.sender, line.text))).spelled(CONSOLE)
         if _out_of_dice(reply):
             raise ScriptError(f"lines[{number - 1}] ({line.sender!r}: {line.text!r}): the dice ran out", 3)
         if reply.silent:
@@ -254,6 +254,7 @@ def _out_of_dice(reply: Reply) -> bool:
 
 
 def _setup_failure(step: int, script: Script, reply: Reply) -> str:
+    reply = reply.spelled(CONSOLE)
     if step == 0:
         return f"options: {reply.text}"
     if step <= len(script.players):

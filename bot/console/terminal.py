@@ -28,6 +28,7 @@ from bot.observability import answers
 from bot.option_words import options, split
 from bot.replies import Reply
 from bot.service.croupier import Croupier, Incoming
+from bot.spelling import CONSOLE
 from bot.store import StoreUnavailable
 from bot.texts import DEFAULT, has, render
 from engine.game import Close, Command, Join, Leave, Remove, Skip, Start
@@ -99,7 +100,7 @@ class Console:
             is_admin=name in self.admins,
         )
         try:
-            reply = await self._dispatch(msg)
+            reply = (await self._dispatch(msg)).spelled(CONSOLE)
         except StoreUnavailable:
             return Answer(line_id, False, render("error.store_unavailable", {}, DEFAULT))
         return Answer(line_id, reply.ok, self._with_hint(reply, name), silent=reply.silent)
@@ -116,7 +117,7 @@ class Console:
     async def _refuse(self, line_id: str, code: str) -> Answer:
         msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")
         try:
-            reply = await self.croupier.say_error(msg, code)
+            reply = (await self.croupier.say_error(msg, code)).spelled(CONSOLE)
         except StoreUnavailable:
             return Answer(line_id, False, render(f"error.{code}", {}, DEFAULT))
         return Answer(line_id, False, reply.text)
@@ -126,7 +127,8 @@ class Console:
             return Answer(line_id, False, too_long_text(length))
         msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")
         try:
-            reply = await self.croupier.say_error(msg, "line_too_long", limit=LINE_MAX, length=length)
+            said = await self.croupier.say_error(msg, "line_too_long", limit=LINE_MAX, length=length)
+            reply = said.spelled(CONSOLE)
         except StoreUnavailable:
             return Answer(line_id, False, too_long_text(length))
         return Answer(line_id, False, reply.text)

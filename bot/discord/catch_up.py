@@ -175,7 +175,7 @@ async def finish_closings(front: Front, guild_ids: Collection[int]) -> int:
     for closing in await front.croupier.pending_closings(front.started_at):
         if closing.guild not in ours or not digits(closing.channel):
             continue  # another shard's guild
-        thread_id, reply = int(closing.channel), closing.reply
+        thread_id, reply = int(closing.channel), front.spelled(closing.reply)
         if closing.close:  # the table first, then the thread closes
             front.live.redraw(reply, thread_id, front.commands(reply.language))
         front.live.close(
@@ -193,12 +193,10 @@ async def finish_closings(front: Front, guild_ids: Collection[int]) -> int:
 
 
 def _redeliver(front: Front, channel_id: int, pending: Pending) -> None:
-    reply = pending.reply
+    reply = front.spelled(pending.reply)
     tracked = Tracked.of(pending.log_id, pending.message_id, pending.logged_at)
     if reply.thread_title and reply.live is not None:  # a thread's opening: its live table
-        front.live.redraw(
-            reply, channel_id, front.croupier.spelling.commands(reply.language), tracked=tracked
-        )
+        front.live.redraw(reply, channel_id, front.commands(reply.language), tracked=tracked)
         return
     reference = None
     if tracked.answering is not None:

@@ -20,7 +20,6 @@ from bot.discord import catch_up
 from bot.discord.boards import ChoiceButton, ChoiceSelect, JoinButton
 from bot.discord.command_ids import CommandIds
 from bot.discord.command_sync import register
-from bot.discord.commands import DiscordSpelling
 from bot.discord.failures import invalid_request_trace
 from bot.discord.front import Front, front_of
 from bot.discord.invite import invite_url
@@ -76,10 +75,8 @@ class CroupierTree(app_commands.CommandTree):
 class CroupierBot(discord.AutoShardedClient):
     def __init__(self, croupier: Croupier, options: BotOptions | None = None) -> None:
         self.options = options or BotOptions()
-        # Replies name the Discord commands, not the console's: as mentions once their ids are known.
+        # The slash commands' ids, once known: the front end names commands as mentions with them.
         self.command_ids = CommandIds()
-        croupier.spelling = DiscordSpelling(self.command_ids)
-        vars(croupier).pop("narrator", None)  # a narrator made with an earlier spelling
         shards: dict[str, Any] = {}
         if self.options.shard_count is not None:
             shards["shard_count"] = self.options.shard_count

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 
+from bot import markup
 from bot.discord import escape
 from bot.discord.command_ids import CommandIds
 from bot.discord.slash.names import COMMANDS, shown
 from bot.spelling import unexplained
-from engine.game import Topic
 
 # The service's command keys (``{cmd[join]}`` in the catalogues) and the base words of their commands.
 SLASH_COMMANDS: Mapping[str, str] = {
@@ -48,8 +48,11 @@ SLASH_COMMANDS: Mapping[str, str] = {
 TOPIC_COMMANDS: Mapping[str, tuple[str, ...]] = {"jokers": ("joker waehlen",)}
 
 
-class DiscordSpelling:
-    """Slash commands as mentions where their ids are known, else by name in the channel's language."""
+class DiscordSpelling(markup.Speller):
+    """How Discord spells what the croupier says (:mod:`bot.markup`): names and typed text escaped for
+    Markdown and mentions, slash commands as mentions where their ids are known, else by name in the
+    channel's language, code and strong text as Markdown. The catalogues' own text goes as written
+    (the front end keeps it from pinging anyone, :func:`bot.discord.mentions.quiet`)."""
 
     def __init__(self, ids: CommandIds | None = None) -> None:
         self._ids = ids or CommandIds()
@@ -67,11 +70,23 @@ class DiscordSpelling:
             self._cache = {key: found, **{k: v for k, v in self._cache.items() if k[1] == key[1]}}
         return found
 
-    def listing(self, lang: str, topics: Collection[Topic] | None = None) -> Sequence[str]:
+    def listing(self, lang: str, topics: Collection[str] | None = None) -> Sequence[str]:
         hidden = {words for topic in unexplained(topics) for words in TOPIC_COMMANDS.get(topic, ())}
         return [self.named(words, lang) for words in COMMANDS if words not in hidden]
 
-    def name(self, text: str) -> str:
+    def help_listing(self, lang: str, topics: Collection[str] | None) -> str:
+        return ", ".join(self.listing(lang, topics))
+
+    def command(self, key: str, lang: str) -> str:
+        return self.commands(lang).get(key) or f"/{key}"
+
+    def outside(self, text: str) -> str:
         """Outside text (a display name, a tournament's name, a typed word) inside a sentence: literal,
         never markdown, a link or a mention. Not for button labels, which Discord shows as typed."""
         return escape.name(text)
+
+    def code(self, text: str) -> str:
+        return f"`{escape.one_line(text).replace('`', 'ˋ')}`"
+
+    def strong(self, text: str) -> str:
+        return f"**{escape.plain(text)}**"

@@ -115,10 +115,18 @@ class Front:
         self.reads = Reads(croupier, options.reads_noted_seconds, handed=self._acknowledged)
         self.reads_history = True  # False once the log said that nothing is caught up without content
         self.started_at: datetime | None = None
+        # Replies name the Discord commands, not the console's: as mentions once their ids are known.
+        from bot.discord.commands import DiscordSpelling  # it reads the slash commands, which use us
+
+        self.spelling = DiscordSpelling(getattr(client, "command_ids", None))
 
     def commands(self, lang: str) -> Mapping[str, str]:
         """How this front end's commands are typed (for the live table's sign-up hint)."""
-        return self.croupier.spelling.commands(lang)
+        return self.spelling.commands(lang)
+
+    def spelled(self, reply: Reply) -> Reply:
+        """A reply of the service (in the neutral form of :mod:`bot.markup`) as Discord spells it."""
+        return reply.spelled(self.spelling)
 
     def first_time(self, event_id: int) -> bool:
         """Whether this event (a message or an interaction) is new to this process."""
@@ -145,7 +153,7 @@ class Front:
         history after a restart, where a "did you mean" would come too late to help)."""
         try:
             async with self._locks.hold(message.channel.id):
-                reply = await self.croupier.handle_text(from_message(message, text))
+                reply = self.spelled(await self.croupier.handle_text(from_message(message, text)))
                 self._after_line(message, reply, catching_up)
                 assert message.guild is not None
                 self.reads.saw(message.guild.id, message.channel.id, message.id)
@@ -301,7 +309,7 @@ class Front:
             await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction, text)
             async with self._locks.hold(interaction.channel_id or 0):
-                reply = await run(msg)
+                reply = self.spelled(await run(msg))
                 if reply.ok and digits(reply.elsewhere):
                     self._done_elsewhere(answer, msg, reply)
                 else:
@@ -328,7 +336,7 @@ class Front:
             await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
             async with self._locks.hold(interaction.channel_id or 0):
-                reply = await self.croupier.press(msg, press.game, press.version, press.picked)
+                reply = self.spelled(await self.croupier.press(msg, press.game, press.version, press.picked))
                 self._answer_with(answer, reply)
         except Exception as error:
             await self.failed(interaction, error)
@@ -347,7 +355,7 @@ class Front:
             if channel != here:
                 msg = replace(msg, channel=str(channel), parent=str(here), place="thread")
             async with self._locks.hold(channel):
-                reply = await self.croupier.execute(msg, Join(msg.author_name))
+                reply = self.spelled(await self.croupier.execute(msg, Join(msg.author_name)))
                 if channel == here or not reply.ok or reply.duplicate:
                     self._answer_with(answer, reply)
                     return
@@ -493,7 +501,7 @@ class Front:
             await self.caught_up.wait_for(interaction.guild_id)
             msg = from_interaction(interaction)
             async with self._locks.hold(interaction.channel_id or 0):
-                plan = await self.croupier.plan_open(msg, kind, options)
+                plan = self.spelled(await self.croupier.plan_open(msg, kind, options))
                 if not plan.ok or plan.duplicate or not plan.thread_title:
                     self._answer_with(answer, plan)  # a refusal, or the game opened in place
                     return
@@ -526,7 +534,8 @@ class Front:
         )
         try:
             async with self._locks.hold(made.thread_id):
-                reply = await self.croupier.open_game(there, kind, options, live_message=made.live_message)
+                opened = await self.croupier.open_game(there, kind, options, live_message=made.live_message)
+                reply = self.spelled(opened)
                 if reply.ok and not reply.duplicate and reply.live is not None:
                     tracked = self._tracked(reply, msg.message_id)
                     self.live.redraw(reply, made.thread_id, self.commands(lang), tracked=tracked)
@@ -573,7 +582,7 @@ class Front:
         for channel, reply in await self.croupier.apply_due_timeouts(tracked=True, guilds=guilds):
             if reply.duplicate or reply.silent or not reply.ok:
                 continue  # another process posted it, or the game moved on meanwhile
-            self.publish(int(channel), reply, "timeout:")
+            self.publish(int(channel), self.spelled(reply), "timeout:")
             posted += 1
         return posted
 
@@ -585,7 +594,7 @@ class Front:
             return 0
         reminders = await self.croupier.due_reminders(guilds)
         for reminder in reminders:
-            self.publish(int(reminder.channel), reminder.reply)
+            self.publish(int(reminder.channel), self.spelled(reminder.reply))
         return len(reminders)
 
     async def tick(self) -> int:

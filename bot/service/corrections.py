@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import markup
 from bot.games import GAMES, language_of
 from bot.replies import Reply
 from bot.service.actions import Context, Done
@@ -445,7 +446,7 @@ def corrections_reply(uow: UnitOfWork, narrator: Narrator, guild: str, channel: 
     lines = [narrator.line("common.corrections_title", {"name": tournament.name}, lang)]
     shown = named_as_shown(corrections, uow.corrections.players_in(tournament.id))
     lines += [correction_line(narrator, c, lang, _title(uow, narrator, c, lang)) for c in shown]
-    return Reply(ok=True, lines=tuple(lines), title=tournament.name, language=lang)
+    return Reply(ok=True, lines=tuple(lines), title=markup.typed(tournament.name), language=lang)
 
 
 def _title(uow: UnitOfWork, narrator: Narrator, correction: Correction, lang: str) -> str:

@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
 from typing import Any, TypeVar
 
+from bot import markup
 from bot.exports import FORMATS, StandingsTable, to_markdown
 from bot.games import DEFAULT_LANGUAGE, GAMES, language_of
 from bot.observability import requests
@@ -79,7 +80,6 @@ from bot.service.suggestions import options as suggested_options
 from bot.service.thread_plans import ThreadPlans
 from bot.service.verify import Report, verify_in
 from bot.service.warm_channels import WarmChannels
-from bot.spelling import ConsoleSpelling, Spelling
 from bot.store import (
     CatchUpPoint,
     ChannelSettings,
@@ -203,7 +203,6 @@ class Croupier:
     dice_factory: DiceFactory | None = None
     seed_source: Callable[[str, int, int], bytes] | None = None
     clock: Clock = field(default=lambda: datetime.now(UTC))
-    spelling: Spelling = field(default_factory=ConsoleSpelling)
     web_base_url: str = "http://127.0.0.1:8080"  # where /settings web=on says the pages are (WEB_BASE_URL)
     boards: bool = True  # replies carry the board of the player to act; the console draws none
     _locks: KeyedLocks[str] = field(default_factory=KeyedLocks)
@@ -216,7 +215,7 @@ class Croupier:
 
     @cached_property
     def narrator(self) -> Narrator:
-        return Narrator(self.spelling, boards=self.boards)
+        return Narrator(boards=self.boards)
 
     @property
     def verifiable(self) -> bool:
@@ -825,8 +824,9 @@ class Croupier:
             return self.narrator.simple("common.no_tournament", {}, lang)
         if not table.rows:
             return self.narrator.simple("common.no_results", {"name": table.tournament}, lang)
-        lines = tuple(to_markdown(table).rstrip().splitlines())
-        return Reply(ok=True, lines=lines, title=table.tournament, language=lang, standings=table)
+        lines = tuple(markup.escaped(line) for line in to_markdown(table).rstrip().splitlines())
+        title = markup.typed(table.tournament)
+        return Reply(ok=True, lines=lines, title=title, language=lang, standings=table)
 
     async def standings_table(self, channel: str, tournament: str | None = None) -> StandingsTable | None:
         """A tournament's table (``croupier export``): the channel's current one, or the tournament
@@ -896,7 +896,7 @@ class Croupier:
         note = self.narrator.line("discord.export_ready", {"name": table.tournament, "format": fmt}, lang)
         return Reply(
             ok=True,
-            lines=tuple(text.splitlines()),
+            lines=tuple(markup.escaped(line) for line in text.splitlines()),
             title=note,
             language=lang,
             attachment=Attachment(table.tournament, fmt, text),
@@ -941,9 +941,8 @@ class Croupier:
         channel = await self._channel(msg)
         lang = language_of(channel)
         game = self._game_of(channel)
-        listing = ", ".join(self.spelling.listing(lang, game.topics if game is not None else None))
-        # The listing is the front end's own (Discord's command mentions): nothing in it to escape.
-        lines = [self.narrator.line("common.help", {"commands": listing}, lang, literal=True)]
+        listing = markup.listing(None if game is None else [topic.name for topic in game.topics])
+        lines = [self.narrator.line("common.help", {"commands": listing}, lang)]
         if game is not None:
             lines.append(self.narrator.line("help.words", {}, lang, game=game))
         return Reply(ok=True, lines=tuple(lines), language=lang)

@@ -323,7 +323,7 @@ def pointer(narrator: Narrator, found: ThreadGame, lang: str, *, private: bool =
     """The refusal that sends a request made in the home to the game's thread (``Reply.elsewhere``:
     a front end with threads names it as a link)."""
     game = GAMES[found.kind]
-    title = narrator.line("game.round", {"number": found.number}, lang, game=game, literal=True)
+    title = narrator.line("game.round", {"number": found.number}, lang, game=game)
     refused = narrator.refusal(
         IllegalCommand(PLAYED_IN_THREAD, title=title), lang, game=game, game_id=found.game_id, private=private
     )

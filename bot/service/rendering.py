@@ -1,9 +1,11 @@
 """Engine facts → the parts of a :class:`Reply`, in one language, from the catalogues only.
 
-A :class:`Narrator` knows how its front end spells the bot's commands (the console says ``/join``,
-Discord ``/mitmachen``) and renders: the story from events, the running table, the board of the player
-to act (labels from the game's ``choice.<action>`` templates), the cards of a game's highlights, and
-refusals. Names come from the seats (by participant id), never from the text of a message.
+A :class:`Narrator` renders, for no medium in particular: the story from events, the running table, the
+board of the player to act (labels from the game's ``choice.<action>`` templates), the cards of a
+game's highlights, and refusals. Sentences (lines, titles, cards, results) are in the neutral form of
+:mod:`bot.markup` — names, typed text and commands as spans each front end spells; what a front end
+shows as typed (button labels, the table's cells, thread names) is plain text. Names come from the
+seats (by participant id), never from the text of a message.
 """
 
 from __future__ import annotations
@@ -13,11 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot import texts
+from bot import markup, texts
 from bot.games import scope_of
 from bot.replies import Board, Button, Card, Reply, Row
 from bot.shown_names import distinguished
-from bot.spelling import Spelling
 from engine.errors import CroupierError, InvalidOptions
 from engine.game import Event, Game, Highlight, Seat
 
@@ -49,8 +50,7 @@ class Narrator:
     """``boards``: whether replies about a game carry the board of the player to act; a front end
     that draws none (the console) spares rendering it — the log never keeps a board."""
 
-    def __init__(self, spelling: Spelling, *, boards: bool = True) -> None:
-        self.spelling = spelling
+    def __init__(self, *, boards: bool = True) -> None:
         self.boards = boards
 
     def line(
@@ -63,18 +63,20 @@ class Narrator:
         name_of: NameOf = str,
         literal: bool = False,
     ) -> str:
-        """``literal``: for button labels and placeholders, which front ends show as typed."""
+        """A sentence in the neutral form. ``literal``: plain text, for what front ends show as typed
+        (button labels, placeholders, table cells, thread names)."""
         scope = scope_of(game) if game is not None else None
-        commands = self.spelling.commands(lang)
-        if literal or not facts:  # without facts there is nothing to escape
-            return texts.render(key, facts, lang, name_of, commands, scope)
-        shown = self.spelling.name
-        safe = {k: _shown(k, v, shown) for k, v in facts.items()}
+        if literal:
+            return texts.render(key, facts, lang, name_of, None, scope)
+        safe = {k: _shown(k, v) for k, v in facts.items()}
         player = facts.get("player")
         if isinstance(player, str) and isinstance(facts.get("name"), str) and name_of(player) != player:
             # A sign-up names its player by the name they join with: shown as their seat shows it.
-            safe["name"] = shown(name_of(player))
-        return texts.render(key, safe, lang, lambda p: shown(name_of(p)), commands, scope)
+            safe["name"] = markup.name(player, name_of(player))
+        said = texts.render(
+            key, safe, lang, lambda p: markup.name(p, name_of(p)), markup.COMMANDS, scope, neutral=True
+        )
+        return markup.Neutral(said)
 
     # --- replies about a game ------------------------------------------------------------------------
 
@@ -181,7 +183,7 @@ class Narrator:
                 player=seat.player,
                 name=names[seat.player],
                 role=seat.role,
-                role_label=self.line(f"role.{seat.role}", {}, lang, game=game),
+                role_label=self.line(f"role.{seat.role}", {}, lang, game=game, literal=True),
                 points=seat.points,
                 to_act=seat.to_act,
                 details=self.details(game, seat, lang),
@@ -192,7 +194,8 @@ class Narrator:
     def details(self, game: Game[Any], seat: Seat, lang: str) -> str:
         """A seat's details, each from the game's ``seat.details.<key>`` over ``{key: value}``."""
         return " · ".join(
-            self.line(f"seat.details.{key}", {key: value}, lang, game=game) for key, value in seat.details
+            self.line(f"seat.details.{key}", {key: value}, lang, game=game, literal=True)
+            for key, value in seat.details
         )
 
     def board(self, table: Table, lang: str, name_of: NameOf) -> Board | None:
@@ -267,13 +270,18 @@ class Narrator:
         return Reply(ok=True, lines=(self.line(key, facts, lang),), language=lang, **extra)
 
 
-def _shown(key: str, value: Any, shown: Callable[[str], str]) -> Any:
-    """A fact as a sentence shows it: outside text through the front end's escaper; participant ids
-    are left to ``name_of`` (whose names are escaped), numbers stay numbers."""
-    if key in texts.PLAYER_FIELDS or key in texts.PLAYER_LIST_FIELDS:
+def _shown(key: str, value: Any) -> Any:
+    """A fact as a sentence holds it: text marked as outside text (a front end spells it literally);
+    participant ids are left to ``name_of`` (which marks the names), numbers stay numbers, and text
+    marked already (a listing, a title rendered before) stays as it is."""
+    if (
+        key in texts.PLAYER_FIELDS
+        or key in texts.PLAYER_LIST_FIELDS
+        or isinstance(value, (markup.Marked, markup.Neutral))
+    ):
         return value
     if isinstance(value, str):
-        return shown(value)
+        return markup.outside(value)
     if isinstance(value, (list, tuple)):
-        return [shown(v) if isinstance(v, str) else v for v in value]
+        return [_shown(key, v) if isinstance(v, str) else v for v in value]
     return value

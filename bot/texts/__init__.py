@@ -29,6 +29,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any, NamedTuple
 
+from bot import markup
 from bot.texts import cldr
 from bot.texts.cldr import MINUS as MINUS  # what the texts' users write negative numbers with
 from bot.texts.languages import DEFAULT as DEFAULT  # the registry, read through here by most
@@ -136,8 +137,13 @@ def render(
     name_of: Callable[[str], str] = str,
     commands: Mapping[str, str] | None = None,
     scope: Scope | None = None,
+    *,
+    neutral: bool = False,
 ) -> str:
     """The sentence for ``key`` in ``lang`` (falling back on the :data:`SAFETY_NET`: English, German).
+
+    ``neutral``: in the neutral form of :mod:`bot.markup` (the template's code and strong text as
+    spans); the facts then come marked by the caller (:class:`bot.markup.Marked`).
 
     ``commands`` names the front end's commands for ``{cmd[…]}`` placeholders (console spelling by
     default); ``scope`` names the game the sentence is about (see :func:`catalogue`). Numbers, lists
@@ -147,7 +153,8 @@ def render(
     if found is None:
         details = ", ".join(f"{k}={v}" for k, v in facts.items())
         return f"[{key}{': ' if details else ''}{details}]"
-    return fill(found[0], facts, found[1], name_of, commands, scope)
+    template = markup.template(found[0]) if neutral else found[0]
+    return fill(template, facts, found[1], name_of, commands, scope)
 
 
 @lru_cache(maxsize=8192)
@@ -181,7 +188,9 @@ def fill(
         return template
     prepared = _prepare(facts, name_of)
     if shape.commands and "cmd" not in prepared:
-        prepared["cmd"] = _Commands(commands or CONSOLE_COMMANDS)
+        # A mapping that names every key itself (the neutral one) is used as it is.
+        complete = commands is not None and hasattr(commands, "__missing__")
+        prepared["cmd"] = commands if complete else _Commands(commands or CONSOLE_COMMANDS)
     if shape.custom:
         return _formatter(lang, scope).vformat(template, (), prepared)
     return template.format_map(prepared)  # the same result, without the pure-Python parser
@@ -223,7 +232,7 @@ class _Items(tuple[Any, ...]):
 def _plain(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return number(value)
-    return str(value)
+    return format(value, "") if isinstance(value, str) else str(value)  # marked text as its span
 
 
 def number(value: int) -> str:
@@ -347,7 +356,8 @@ def _elide(lang: str, value: Any, args: list[str]) -> str:
     """French elision before a name: ``{player:elide:de}`` → "d'anna", "de ben"."""
     word = args[0] if args else "de"
     text = str(value)
-    first = unicodedata.normalize("NFKD", text[:1].casefold())[:1]
+    initial = markup.plain(text) if markup.OPEN in text else text  # an item of a list: its span
+    first = unicodedata.normalize("NFKD", initial[:1].casefold())[:1]
     if word.endswith("e") and first in _VOWELS:
         return f"{word[:-1]}'{text}"
     return f"{word} {text}"
@@ -358,7 +368,7 @@ def _word(lang: str, value: Any, args: list[str], scope: Scope | None = None) ->
     ("Summe der Ergebnisse"), the game's own over the shared one; the code itself where neither has a
     word."""
     group = args[0] if args and args[0] else "word"
-    return catalogue(lang, scope).get(f"{group}.{value}", str(value))
+    return catalogue(lang, scope).get(f"{group}.{value!s}") or markup.escaped(str(value))
 
 
 def _words_and(lang: str, value: Any, args: list[str], scope: Scope | None = None) -> str:
@@ -366,7 +376,8 @@ def _words_and(lang: str, value: Any, args: list[str], scope: Scope | None = Non
     → "Terminator, Zombie et jets mythiques" (the game's ``mode.<code>``); the second argument is what
     an empty list says."""
     group = args[0] if args and args[0] else "word"
-    items = [_word(lang, item, [group], scope) for item in _items(value)]
+    codes = value if isinstance(value, (list, tuple)) else [value] if value not in (None, "") else []
+    items = [_word(lang, str(code), [group], scope) for code in codes]  # codes, not their spans
     if not items:
         return args[1] if len(args) > 1 else ""
     return _joined(lang, items, _joiners(lang).and_)
@@ -393,6 +404,7 @@ SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
     "quoted_and": _list_spec(_and, quoted=True),
     "elide": _elide,  # {player:elide:de} → "d'anna" / "de ben" (French)
     "or_each": _or_each,  # {victims:or_each:à} → "à anna ou à ben" (French repeats the preposition)
+    "code": lambda lang, value, args: markup.code(value),  # `{seed}` in a neutral template (bot.markup)
 }
 # Specs that say codes in words: they look them up in the catalogue of the game the sentence is about.
 SCOPED_SPECS: Mapping[str, Callable[[str, Any, list[str], Scope | None], str]] = {
@@ -439,14 +451,19 @@ class _Formatter(string.Formatter):
         name, *args = format_spec.split(":")
         scoped = SCOPED_SPECS.get(name)
         handler = SPECS.get(name)
+        if scoped is None and handler is None:
+            return str(super().format_field(value, format_spec))
         try:
             if scoped is not None:
-                return scoped(self.lang, value, args, self.scope)
-            if handler is not None:
-                return handler(self.lang, value, args)
+                said = scoped(self.lang, value, args, self.scope)
+            else:
+                assert handler is not None
+                said = handler(self.lang, value, args)
         except (TypeError, ValueError):  # a fact of the wrong kind: show it rather than fail
-            return str(value)
-        return str(super().format_field(value, format_spec))
+            said = str(value)
+        if isinstance(value, markup.Marked) and name != "code":
+            return value.rewrap(said)  # outside text a spec inflected ("d'anna") stays marked
+        return said
 
     def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
         return kwargs[key] if isinstance(key, str) else super().get_value(key, args, kwargs)

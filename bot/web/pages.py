@@ -20,15 +20,17 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
-from bot.discord.escape import unescaped
+from bot import markup
 from bot.exports import StandingsTable
 from bot.games import DEFAULT_LANGUAGE, GAMES
+from bot.markup import plain
+from bot.replies import logged
 from bot.service.corrections import correction_line, named_as_shown
 from bot.service.rendering import Narrator
 from bot.service.standings import standings_of
 from bot.service.topics import explained
 from bot.shown_names import distinguished
-from bot.spelling import ConsoleSpelling
+from bot.spelling import CONSOLE
 from bot.store import Correction, GameRecord, LogEntry, Store, StoreUnavailable, Tournament, UnitOfWork
 from bot.store.repositories import RolledDice, VisibleChannel
 from bot.web.fairness import FaceTest, Luck, counts_of, face_test, luck_of
@@ -36,13 +38,9 @@ from engine.game import Game
 
 T = TypeVar("T")
 
-# A croupier's line on the page: its text split at Discord's inline code spans (`dcec4e…`, as the
-# catalogues write commitments and seeds) — text, code, text, …, text; the odd positions are code.
+# A croupier's line on the page: its text split at its code spans (the commitments and seeds the
+# catalogues quote) — text, code, text, …, text; the odd positions are code.
 Line = tuple[str, ...]
-
-# A backtick, or (in a line rendered for Discord) an escaped character, whose backtick is no markup.
-_TICK = re.compile("`")
-_ESCAPE_OR_TICK = re.compile(r"\\.|`", re.DOTALL)
 
 # Discord mentions in typed text, shown as names, never as ids: the mention markup (<@123>, <@!123>,
 # <@&123>, <#123>) and the bare ``@123…`` the Discord front end stores for a mention of a person
@@ -224,7 +222,7 @@ class Pages:
     """Read-only answers for the web pages, each one unit of work on the store."""
 
     store: Store
-    narrator: Narrator = field(default_factory=lambda: Narrator(ConsoleSpelling()))
+    narrator: Narrator = field(default_factory=Narrator)
     _dice: DiceMemo = field(default_factory=lambda: DiceMemo(), repr=False)
 
     async def index(self) -> tuple[TournamentLink, ...]:
@@ -320,7 +318,8 @@ class Pages:
             fairness=fairness,
             others=tuple((t.id, without_ids(t.name, names)) for t in tournaments if t.id != chosen.id),
             corrections=tuple(
-                correction_line(self.narrator, c, lang, titles.get(c.game_id or 0, "–")) for c in corrections
+                plain(correction_line(self.narrator, c, lang, titles.get(c.game_id or 0, "–")))
+                for c in corrections
             ),
         )
 
@@ -405,7 +404,7 @@ class Pages:
         game = GAMES.get(record.kind)
         if game is None:
             return f"{record.kind} {record.number}"
-        return self.narrator.line("game.round", {"number": record.number}, lang, game=game)
+        return self.narrator.line("game.round", {"number": record.number}, lang, game=game, literal=True)
 
     def _seats(self, record: GameRecord, lang: str) -> tuple[Seat, ...]:
         game = GAMES.get(record.kind)
@@ -425,12 +424,12 @@ class Pages:
         if game is None or not game.topics:
             return ()
         return tuple(
-            TopicSection(one.name, one.title, one.summary, tuple(code_spans(line) for line in one.lines))
+            TopicSection(one.name, one.title, one.summary, tuple(web_line(line) for line in one.lines))
             for one in explained(self.narrator, game, game.load(record.snapshot), lang)
         )
 
     def _role(self, game: Game[Any] | None, role: str, lang: str) -> str:
-        return role if game is None else self.narrator.line(f"role.{role}", {}, lang, game=game)
+        return role if game is None else self.narrator.line(f"role.{role}", {}, lang, game=game, literal=True)
 
     def _moves(
         self,
@@ -479,8 +478,9 @@ def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correct
     reply = _reply(entry)
     private = bool(reply.get("private"))
     written = () if private else tuple(str(line) for line in reply.get("lines", ()) or ())
-    for_discord = entry.message_id.startswith(DISCORD_PREFIXES)  # its escapes are not ours
-    lines = tuple(_no_ids(code_spans(line, escaped=for_discord)) for line in written)
+    # An older version kept each medium's own text: Discord's escapes are not ours (bot.replies.logged).
+    said = logged(reply, discord=entry.message_id.startswith(DISCORD_PREFIXES))
+    lines = tuple(_no_ids(web_line(said(line))) for line in written)
     kind = str(entry.command.get("type", "")) if isinstance(entry.command, Mapping) else ""
     undo = (undos or {}).get(entry.voided_by) if entry.voided_by is not None else None
     return Move(
@@ -496,20 +496,16 @@ def _move(entry: LogEntry, names: Mapping[str, str], undos: Mapping[int, Correct
     )
 
 
-def code_spans(line: str, *, escaped: bool = False) -> Line:
-    """A croupier's line split at its inline code spans, without their backticks: text, code, text, …,
-    text. The page shows the code as code (the catalogues quote commitments and seeds so) and no other
-    markup; a backtick without a partner stays text. ``escaped``: the line was rendered for Discord, so
-    a backtick after a backslash is a character a name held, and the text parts lose Discord's escapes."""
-    ticks = [m.start() for m in (_ESCAPE_OR_TICK if escaped else _TICK).finditer(line) if m.group() == "`"]
-    parts: list[str] = []
-    last = 0
-    for opening, closing in zip(ticks[::2], ticks[1::2], strict=False):
-        parts += [line[last:opening], line[opening + 1 : closing]]
-        last = closing + 1
-    parts.append(line[last:])
-    if escaped:
-        parts[::2] = [unescaped(text) for text in parts[::2]]
+def web_line(line: str) -> Line:
+    """A croupier's line (the neutral form of :mod:`bot.markup`) as the page draws it: text, code,
+    text, …, text — the code (the commitments and seeds) shown as code, everything else as plain text
+    that the page escapes for HTML; commands as the console types them."""
+    parts: list[str] = [""]
+    for kind, args in markup.spans(line):
+        if kind == "code":
+            parts += [args[-1] if args else "", ""]
+        else:
+            parts[-1] += CONSOLE.part(kind, args, "en")
     return tuple(parts)
 
 

@@ -278,8 +278,8 @@ def says(
     only, as for answers about no game (settings, standings, refusals of moderator actions).
     ``synced``: the ids of the synced commands (see :meth:`Table.says`); without them, commands are
     named as before any sync."""
-    narrator = Narrator(DiscordSpelling(synced))
-    return narrator.line(key, facts, lang, game=GAMES[game] if game is not None else None)
+    said = Narrator().line(key, facts, lang, game=GAMES[game] if game is not None else None)
+    return DiscordSpelling(synced).spell(said, lang)
 
 
 def synced_ids(emu: DiscordEmulator, guild: int | None) -> CommandIds:

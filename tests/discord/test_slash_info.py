@@ -37,8 +37,8 @@ async def info(table: Table, user: int, topic: str | None = None) -> Interaction
 
 def said(table: Table, key: str, lang: str, game: str | None, facts: dict[str, Any]) -> str:
     """:meth:`Table.says` for sentences with a fact named ``game``."""
-    narrator = Narrator(DiscordSpelling(synced_ids(table.emu, table.people.guild)))
-    return narrator.line(key, facts, lang, game=GAMES[game] if game is not None else None)
+    line = Narrator().line(key, facts, lang, game=GAMES[game] if game is not None else None)
+    return DiscordSpelling(synced_ids(table.emu, table.people.guild)).spell(line, lang)
 
 
 async def version(table: Table) -> int:

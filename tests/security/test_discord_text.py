@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot import markup
 from bot.discord import escape
 from bot.discord.commands import DiscordSpelling
 from bot.discord.embeds import refusal_content, standings_cells, standings_embeds
@@ -101,8 +102,10 @@ def test_plain_names_are_unchanged() -> None:
         assert escape.name(name) == name
 
 
-def test_discord_spelling_offers_the_name_escaper() -> None:
-    assert DiscordSpelling().name(NICK) == SHOWN
+def test_discord_spelling_escapes_names_and_typed_text() -> None:
+    assert DiscordSpelling().outside(NICK) == SHOWN
+    assert DiscordSpelling().spell(f"{markup.name('u1', NICK):} ist dabei.", "de") == f"{SHOWN} ist dabei."
+    assert DiscordSpelling().spell(f"„{markup.outside(NICK):}“", "de") == f"„{SHOWN}“"
 
 
 def test_a_refusal_repeating_typed_text_is_literal() -> None:

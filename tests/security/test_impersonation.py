@@ -20,9 +20,9 @@ from bot.discord import escape
 from bot.discord.mentions import quiet
 from bot.discord.options import BotOptions
 from bot.games import GAMES
+from bot.markup import plain
 from bot.service.croupier import Croupier
 from bot.service.rendering import Narrator
-from bot.spelling import ConsoleSpelling
 from bot.store import ChannelDefaults, Store
 from bot.web import make_app
 from bot.web.pages import Pages
@@ -165,7 +165,7 @@ async def test_a_moderator_role_given_by_name_still_works_but_the_start_warns_wi
 
 def on_the_page(key: str, **facts: object) -> str:
     """A croupier's line as the game page shows it: rendered from the catalogue, escaped for HTML."""
-    line = Narrator(ConsoleSpelling()).line(key, facts, "de", game=GAMES["verflixte6"])
+    line = plain(Narrator().line(key, facts, "de", game=GAMES["verflixte6"]))
     return f'<p class="line">{html_escaped(line)}</p>'
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from bot.games import GAMES
 from bot.replies import Reply
 from bot.service.croupier import Croupier, Incoming
+from bot.spelling import CONSOLE
 from bot.store import GameRecord, Store
 from engine.game import Command
 
@@ -40,13 +41,18 @@ class Table:
         )
 
     async def say(self, author: str, text: str, *, mid: str | None = None) -> Reply:
-        return await self.croupier.handle_text(self.msg(author, text, mid=mid))
+        return seen(await self.croupier.handle_text(self.msg(author, text, mid=mid)))
 
     async def do(self, author: str, command: Command, *, mid: str | None = None) -> Reply:
-        return await self.croupier.execute(self.msg(author, mid=mid), command)
+        return seen(await self.croupier.execute(self.msg(author, mid=mid), command))
 
     async def open(self, kind: str = "verflixte6", options: Mapping[str, Any] | None = None) -> Reply:
-        return await self.croupier.open_game(self.msg(MODERATOR), kind, options or {})
+        return seen(await self.croupier.open_game(self.msg(MODERATOR), kind, options or {}))
+
+
+def seen(reply: Reply) -> Reply:
+    """A reply as the console shows it: the service's neutral form (bot.markup) spelled plainly."""
+    return reply.spelled(CONSOLE)
 
 
 async def snapshot_of(store: Store, channel: str = CHANNEL) -> tuple[Any, ...]:

@@ -11,9 +11,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.games import GAMES
+from bot.markup import plain
 from bot.service.croupier import Croupier
 from bot.service.rendering import Narrator
-from bot.spelling import ConsoleSpelling
+from bot.spelling import CONSOLE
 from bot.store import Store
 from engine.game import Join, Start
 from engine.killer import game as killer_game
@@ -28,7 +29,7 @@ SQLITE_ONLY = pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
 
 def said(key: str, **facts: object) -> str:
     """A sentence as the console's croupier says it in Killer's French; players by display name."""
-    return Narrator(ConsoleSpelling()).line(key, facts, "fr", game=GAMES["killer"])
+    return plain(Narrator().line(key, facts, "fr", game=GAMES["killer"]))
 
 
 async def started(store: Store) -> Table:
@@ -124,7 +125,7 @@ async def test_a_turn_timeout_has_its_odds_table_built_before_its_transaction(
         built = Built(monkeypatch, trips)
         ((channel, reply),) = await table.croupier.apply_due_timeouts()
     assert channel == table.channel
-    assert reply.lines[:2] == (
+    assert reply.spelled(CONSOLE).lines[:2] == (
         said("killer.timed_out", player="Anna", step="setup"),
         said("killer.kept", player="Anna", values=[6], total=6),
     )

@@ -8,10 +8,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import update
 
+from bot.markup import plain
 from bot.replies import Reply
 from bot.service.croupier import Croupier, seed_from_text
 from bot.service.rendering import Narrator
-from bot.spelling import ConsoleSpelling
+from bot.spelling import CONSOLE, ConsoleSpelling
 from bot.store import Store
 from bot.store.repositories.tables import log_t
 from bot.texts import render
@@ -19,13 +20,13 @@ from engine.dice import derive_die
 from engine.game import Close, Join, Leave, Skip, Start
 from engine.verflixte6 import GAME as VERFLIXTE6
 from tests.dice import scripted
-from tests.service.helpers import MODERATOR, Table, snapshot_of
+from tests.service.helpers import MODERATOR, Table, seen, snapshot_of
 
 
 def said(key: str, **facts: object) -> str:
     """A sentence as the console's croupier says it in German (Die verflixte 6!'s catalogue); facts
     naming players are given as display names."""
-    return Narrator(ConsoleSpelling()).line(key, facts, "de", game=VERFLIXTE6)
+    return plain(Narrator().line(key, facts, "de", game=VERFLIXTE6))
 
 
 def seat(reply: Reply, player: str) -> tuple[str, int]:
@@ -158,7 +159,7 @@ async def test_new_tournament_starts_a_fresh_table(store: Store) -> None:
     await table.say("anna", "weiter")
     await table.say("anna", "stopp")
     await table.do(MODERATOR, Close())
-    reply = await table.croupier.new_tournament(table.msg(MODERATOR), "Herbstcup", "placement")
+    reply = seen(await table.croupier.new_tournament(table.msg(MODERATOR), "Herbstcup", "placement"))
     assert reply.ok
     assert reply.lines == (said("common.tournament_started", name="Herbstcup", scoring="placement"),)
     standings = await table.croupier.standings_table(table.channel)
@@ -211,7 +212,7 @@ async def test_verify_numbers_a_tampered_die_as_the_readme_s_recipe_and_names_it
     assert report.key == "verify_mismatch"
     assert report.facts["index"] == 1  # not 2: the README's "g:1"
     assert (report.facts["move"], report.facts["name"]) == ("weiter", "Ben")
-    line = croupier.report_line(report, "en")
+    line = plain(croupier.report_line(report, "en"))
     assert "die 1 (the move “weiter” by Ben)" in line
     assert f"the log has {tampered}, the seed gives {derive_die(game.seed, game.id, 1)}" in line
 
@@ -283,28 +284,24 @@ async def test_someone_who_left_is_named_by_display_name(store: Store) -> None:
 
 
 async def test_replies_name_the_front_ends_own_commands(store: Store) -> None:
-    console = Table(Croupier(store=store))
-    refused = await console.do("anna", Join("Anna"))
+    """One service answers every front end alike; each spells the commands its own way."""
+    table = Table(Croupier(store=store))
+    refused = await table.croupier.execute(table.msg("anna"), Join("Anna"))
     assert refused.error_code == "no_open_game"
-    assert refused.lines == (render("error.no_open_game", {}, "de", commands={"open": "/open"}),)
+    console = refused.spelled(CONSOLE)
+    assert console.lines == (render("error.no_open_game", {}, "de", commands={"open": "/open"}),)
     spelled = _Spelled({"open": "/durchgang oeffnen"})
-    discord_like = Table(Croupier(store=store, spelling=spelled), sender="discord")
-    refused = await discord_like.do("anna", Join("Anna"))
-    assert refused.lines == (render("error.no_open_game", {}, "de", commands=spelled.commands("de")),)
+    assert refused.spelled(spelled).lines == (
+        render("error.no_open_game", {}, "de", commands={"open": "/durchgang oeffnen"}),
+    )
 
 
-class _Spelled:
+class _Spelled(ConsoleSpelling):
     def __init__(self, commands: dict[str, str]) -> None:
         self._commands = commands
 
-    def commands(self, lang: str) -> dict[str, str]:
-        return self._commands
-
-    def listing(self, lang: str) -> list[str]:
-        return list(self._commands.values())
-
-    def name(self, text: str) -> str:
-        return text
+    def command(self, key: str, lang: str) -> str:
+        return self._commands.get(key, f"/{key}")
 
 
 async def test_turn_timeout_applies_once_when_the_deadline_passed(store: Store) -> None:

@@ -24,6 +24,7 @@ from bot.games import GAMES, scope_of
 from bot.replies import Board, Button, Reply
 from bot.service.croupier import Croupier, seed_from_text
 from bot.service.moves import words_for
+from bot.spelling import CONSOLE
 from bot.store import Store
 from bot.texts import LANGUAGES, Scope, catalogue
 from bot.texts import render as real_render
@@ -72,9 +73,12 @@ class Renders:
             name_of: Callable[[str], str] = str,
             commands: Mapping[str, str] | None = None,
             scope: Scope | None = None,
+            *,
+            neutral: bool = False,
         ) -> str:
-            text = real_render(key, facts, lang, name_of, commands, scope)
-            self.calls.append(Rendered(key, lang, scope, text))
+            text = real_render(key, facts, lang, name_of, commands, scope, neutral=neutral)
+            shown = CONSOLE.spell(text, lang) if neutral else text  # as the console prints it
+            self.calls.append(Rendered(key, lang, scope, shown))
             return text
 
         monkeypatch.setattr(texts, "render", recording)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bot.games import GAMES
+from bot.markup import plain
 from bot.service.croupier import Croupier
 from bot.service.rendering import Narrator
-from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from engine.game import Join, Start
 from tests.dice import scripted
@@ -20,7 +20,7 @@ SQLITE_ONLY = pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
 
 
 def did_you_mean(word: str, lang: str, game: str) -> str:
-    return Narrator(ConsoleSpelling()).line("error.did_you_mean", {"word": word}, lang, game=GAMES[game])
+    return plain(Narrator().line("error.did_you_mean", {"word": word}, lang, game=GAMES[game]))
 
 
 async def verflixte6(store: Store) -> Table:

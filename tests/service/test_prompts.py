@@ -21,7 +21,7 @@ from bot.games import GAMES, scope_of
 from bot.replies import Reply, Row
 from bot.service.croupier import Croupier
 from bot.service.rendering import Narrator
-from bot.spelling import ConsoleSpelling
+from bot.spelling import CONSOLE
 from bot.store import Store
 from bot.texts import LANGUAGES, number, render
 from engine.errors import CroupierError
@@ -198,7 +198,7 @@ def test_a_bad_killer_option_is_refused_with_what_is_valid(
     with pytest.raises(CroupierError) as caught:
         game.open(options)
     assert (caught.value.code, dict(caught.value.facts)) == (code, facts)
-    refused = Narrator(ConsoleSpelling()).refusal(caught.value, lang, game=game)  # rendered in its scope
+    refused = Narrator().refusal(caught.value, lang, game=game).spelled(CONSOLE)  # rendered in its scope
     assert refused.lines == (says(f"error.{code}", lang, "killer", **facts),)
     for valid in ("terminator", "zombie", "mythic") if "valid" in facts else ("3", "10"):
         assert valid in refused.lines[0]

@@ -8,10 +8,10 @@ a Discord message's length of a line: a longer command is refused, a longer chit
 from __future__ import annotations
 
 from bot.games import GAMES
+from bot.markup import plain
 from bot.service.croupier import Croupier
 from bot.service.moves import LINE_MAX
 from bot.service.rendering import Narrator
-from bot.spelling import ConsoleSpelling
 from bot.store import Store
 from engine.game import Close, Join
 from tests.dice import scripted
@@ -21,7 +21,7 @@ from tests.service.helpers import MODERATOR, Table, snapshot_of
 
 def said(key: str, **facts: object) -> str:
     """A sentence as the console front end's croupier says it in German, Die verflixte 6!'s words."""
-    return Narrator(ConsoleSpelling()).line(key, facts, "de", game=GAMES["verflixte6"])
+    return plain(Narrator().line(key, facts, "de", game=GAMES["verflixte6"]))
 
 
 async def anna_to_throw(table: Table) -> Table:

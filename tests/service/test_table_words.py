@@ -18,6 +18,7 @@ from bot.service.croupier import Croupier, Incoming
 from bot.store import Store
 from bot.texts import LANGUAGES, render
 from tests.dice import scripted
+from tests.service.helpers import seen
 
 SQLITE_ONLY = pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)  # texts are not stored
 pytestmark = SQLITE_ONLY
@@ -278,5 +279,5 @@ async def test_a_home_whose_durchgang_plays_in_a_thread_is_not_told_none_is_open
     killer = Incoming(
         message_id="h:2", guild="g", channel="home", author="ben", author_name="ben", text="garde tout"
     )
-    told = await croupier.handle_text(killer)  # no Killer game anywhere: that one is said
+    told = seen(await croupier.handle_text(killer))  # no Killer game anywhere: that one is said
     assert told.text == says("error.nothing_open", "de", "killer")

@@ -11,7 +11,7 @@ from bot.store import Store
 from bot.texts import CONSOLE_COMMANDS, render
 from engine.verflixte6.jokers import registry
 from tests.dice import scripted
-from tests.service.helpers import Table, snapshot_of
+from tests.service.helpers import Table, seen, snapshot_of
 
 V6 = scope_of(GAMES["verflixte6"])
 
@@ -44,17 +44,17 @@ def test_the_games_declare_their_topics_with_catalogue_keys() -> None:
 async def test_the_jokers_of_the_open_durchgang_in_the_order_of_the_rules(store: Store) -> None:
     table = Table(Croupier(store=store, dice_factory=scripted([])))
     assert (await table.open("verflixte6", {"jokers": "Tentakel, Rattenlord"})).ok
-    reply = await table.croupier.info_reply(table.msg("anna"), "jokers")
+    reply = seen(await table.croupier.info_reply(table.msg("anna"), "jokers"))
     assert reply.ok
     assert reply.title == v6("info.jokers.title")
     assert reply.lines == joker_lines(("Rattenlord", "ahris Tentakel"))  # the option named them loosely
-    by_title = await table.croupier.info_reply(table.msg("anna"), "die JOKER")  # the title, as spelt here
+    by_title = seen(await table.croupier.info_reply(table.msg("anna"), "die JOKER"))  # the title, as spelt
     assert by_title.lines == reply.lines
 
 
 async def test_without_a_durchgang_the_jokers_are_those_enabled_by_default_and_said_so(store: Store) -> None:
     table = Table(Croupier(store=store, dice_factory=scripted([])))
-    reply = await table.croupier.info_reply(table.msg("anna"), "jokers")
+    reply = seen(await table.croupier.info_reply(table.msg("anna"), "jokers"))
     assert reply.ok
     assert reply.lines == (
         common("common.topic_unopened", game=v6("game.title")),
@@ -65,7 +65,7 @@ async def test_without_a_durchgang_the_jokers_are_those_enabled_by_default_and_s
 async def test_the_open_game_lists_its_topics_and_killer_says_it_has_none(store: Store) -> None:
     table = Table(Croupier(store=store, dice_factory=scripted([])))
     assert (await table.open("verflixte6", {})).ok
-    listed = await table.croupier.info_reply(table.msg("anna"))
+    listed = seen(await table.croupier.info_reply(table.msg("anna")))
     entry = common(
         "common.topic_entry",
         topic="jokers",
@@ -75,7 +75,7 @@ async def test_the_open_game_lists_its_topics_and_killer_says_it_has_none(store:
     assert listed.lines == (common("common.topics_of", game=v6("game.title")), entry)
     killer = Table(Croupier(store=store, dice_factory=scripted([])), channel="killer-table")
     assert (await killer.open("killer", {})).ok
-    none = await killer.croupier.info_reply(killer.msg("anna"))
+    none = seen(await killer.croupier.info_reply(killer.msg("anna")))
     title = render("game.title", {}, "fr", str, CONSOLE_COMMANDS, scope_of(GAMES["killer"]))
     assert none.lines == (common("common.topics_none", "fr", game=title),)
 
@@ -84,7 +84,7 @@ async def test_a_game_without_the_topic_says_so_in_the_words_of_the_game_that_ha
     table = Table(Croupier(store=store, dice_factory=scripted([])))
     assert (await table.open("killer", {})).ok  # Killer has no jokers: Die verflixte 6! says so
     before = await snapshot_of(store)
-    reply = await table.croupier.info_reply(table.msg("anna"), "jokers")
+    reply = seen(await table.croupier.info_reply(table.msg("anna"), "jokers"))
     killer = render("game.title", {}, "fr", str, CONSOLE_COMMANDS, scope_of(GAMES["killer"]))
     assert (reply.ok, reply.error_code) == (False, "topic_elsewhere")
     assert reply.lines == (v6("info.jokers.elsewhere", "fr", game=killer),)
@@ -93,10 +93,10 @@ async def test_a_game_without_the_topic_says_so_in_the_words_of_the_game_that_ha
 
 async def test_a_topic_no_game_explains_is_refused_with_the_nearest_one(store: Store) -> None:
     table = Table(Croupier(store=store))
-    reply = await table.croupier.info_reply(table.msg("anna"), "weather")
+    reply = seen(await table.croupier.info_reply(table.msg("anna"), "weather"))
     assert (reply.ok, reply.error_code) == (False, "unknown_topic")
     assert reply.lines == (common("error.unknown_topic", topic="weather"),)
-    near = await table.croupier.info_reply(table.msg("anna"), "jokrs")
+    near = seen(await table.croupier.info_reply(table.msg("anna"), "jokrs"))
     assert near.lines == (
         common("error.unknown_topic", topic="jokrs"),
         common("error.did_you_mean", word="jokers"),
@@ -115,6 +115,6 @@ async def test_topics_are_suggested_while_typed_in_the_channels_language(store: 
 
 async def test_before_any_game_the_rules_are_the_default_game_s(store: Store) -> None:
     table = Table(Croupier(store=store))
-    reply = await table.croupier.rules_reply(table.msg("anna"))
+    reply = seen(await table.croupier.rules_reply(table.msg("anna")))
     default = scope_of(GAMES.default)
     assert reply.lines == (render("help.rules", {}, "de", str, CONSOLE_COMMANDS, default),)

@@ -19,7 +19,7 @@ from bot.store.repositories.games import closed_of_guild
 from bot.store.repositories.tables import games_t, tournaments_t
 from bot.texts import render
 from engine.game import Close, Join
-from tests.service.helpers import MODERATOR, Table
+from tests.service.helpers import MODERATOR, Table, seen
 
 
 async def _closed_game(table: Table) -> int:
@@ -49,15 +49,15 @@ async def test_another_guilds_game_is_unknown_to_verify(store: Store) -> None:
     our_game = await _closed_game(ours)
     their_game = await _closed_game(theirs)
 
-    asked = await croupier.verify_reply(ours.msg("anna"), their_game)
+    asked = seen(await croupier.verify_reply(ours.msg("anna"), their_game))
     assert not asked.ok
     assert asked.text == render("error.verify_unknown_game", {"id": their_game}, "de")
 
-    mine = await croupier.verify_reply(ours.msg("anna"), our_game)
+    mine = seen(await croupier.verify_reply(ours.msg("anna"), our_game))
     assert mine.ok
     assert "✅" in mine.text
 
-    everything = await croupier.verify_reply(ours.msg("anna"), None)
+    everything = seen(await croupier.verify_reply(ours.msg("anna"), None))
     assert everything.ok
     with store.transaction(read_only=True) as uow:
         assert [game.id for game in uow.games.closed_of("guild-1", "ours")] == [our_game]

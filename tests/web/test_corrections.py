@@ -12,8 +12,8 @@ from aiohttp.test_utils import TestClient
 
 from bot.exports import to_json
 from bot.games import GAMES
+from bot.markup import plain
 from bot.service.rendering import Narrator
-from bot.spelling import ConsoleSpelling
 from bot.texts import render, signed
 from bot.web.chart import chart_of
 from tests.web.rooms import Room, durchgang
@@ -188,7 +188,7 @@ async def test_an_undone_move_stays_on_the_page_marked_voided(room: Room, client
     listed = lists(await (await client.get(path_of(address))).text())["corrections"]
     (console,) = await room.say("anna: /corrections")
     assert [text for _, text in listed] == console.text.splitlines()[1:]
-    title = Narrator(ConsoleSpelling()).line("game.round", {"number": 1}, "de", game=GAMES["verflixte6"])
+    title = plain(Narrator().line("game.round", {"number": 1}, "de", game=GAMES["verflixte6"]))
     (undo,) = [text for _, text in listed]
     assert f"({title})" in undo
     assert undo.endswith("Versehen")
