@@ -7,6 +7,10 @@ over two processes, each with its own Store, on the same database: what a second
 two cores. Latencies count every message sent inside the window, also those answered after it ended
 (else the slowest would be left out).
 
+On SQLite the writer commits the units of work waiting together (group commit,
+``bot/store/group.py``): ``commands_per_commit`` says how many shared one COMMIT, and so one fsync,
+in the window (1.0 on PostgreSQL, whose server groups its WAL flushes itself).
+
 ``python -m bench.concurrency``                  PostgreSQL, one and two processes
 ``python -m bench.concurrency --store sqlite``   the one-process levels on a SQLite file
 """
@@ -50,10 +54,15 @@ class Level:
         croupier = Croupier(store=store, seed_source=seed_from_text("bench"))
         self.tables = [Players(croupier, f"{prefix}-{i}", seed=i, sender=prefix) for i in range(channels)]
         self.opened = 0
+        self.commits = 0
         event.listen(store.engine, "connect", self._connected)
+        event.listen(store.engine, "commit", self._committed)
 
     def _connected(self, *_: Any) -> None:
         self.opened += 1
+
+    def _committed(self, *_: Any) -> None:
+        self.commits += 1
 
     async def run(self, duration: float, latencies: Percentiles | None = None) -> tuple[int, float, int]:
         """Play for ``duration``; messages answered inside the window, its length, connections opened."""
@@ -79,6 +88,7 @@ class Level:
 
     def close(self) -> None:
         event.remove(self.store.engine, "connect", self._connected)
+        event.remove(self.store.engine, "commit", self._committed)
 
 
 def _pool(store: Store) -> dict[str, Any]:
@@ -94,7 +104,9 @@ async def one_process(url: str, backend: str = "postgresql") -> dict[int, float]
             try:
                 await level.run(warmup(channels))
                 latencies = Percentiles()
+                commits_before = level.commits
                 count, elapsed, opened = await level.run(seconds(WINDOW_S), latencies)
+                commits = level.commits - commits_before
             finally:
                 level.close()
             rates[channels] = count / elapsed
@@ -107,6 +119,7 @@ async def one_process(url: str, backend: str = "postgresql") -> dict[int, float]
                 **latencies.figures(),
                 commands=count,
                 scaling_vs_1_channel=round(rates[channels] / rates[LEVELS[0]], 2),
+                commands_per_commit=round(count / commits, 2) if commits else None,
                 connections_opened=opened,
                 unexpected_refusals=level.unexpected(),
                 **_pool(store),

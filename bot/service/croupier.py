@@ -352,7 +352,7 @@ class Croupier:
         :mod:`bot.service.warm_channels`): then that is what it starts from, with nothing read."""
         if writing:
             warm = self._warm.get(_key(msg))
-            if uow.unchanged_since(warm[0] if warm is not None else None):
+            if uow.unchanged_since(warm[0] if warm is not None else None, scope=msg.channel):
                 assert warm is not None  # unchanged since no mark is never true
                 here = warm[1]
                 uow.games.remember(here.record)
@@ -532,18 +532,13 @@ class Croupier:
     def _refuse(self, uow: UnitOfWork, msg: Incoming, refused: Reply) -> Reply:
         """A refusal is recorded too (the message id and the answer, no game change), so a message is
         judged once: redelivered after the game moved on, it gets the same refusal, never a move."""
-        earlier = uow.log.find(msg.message_id)
-        if earlier is not None:
-            return Reply.from_log(earlier.reply)
-        uow.log.append(
-            message_id=msg.message_id,
-            channel=msg.channel,
-            actor=msg.author,
-            text=msg.text,
-            reply=refused.to_log(),
-            now=self.clock(),
-            commit=True,
+        entry = NewLogEntry(
+            msg.message_id, msg.channel, msg.author, msg.text, self.clock(), reply=refused.to_log()
         )
+        if uow.log.append_once(entry) is None:  # logged before: answered as then, nothing committed
+            earlier = uow.log.find(msg.message_id)
+            return refused if earlier is None else Reply.from_log(earlier.reply)
+        uow.commit()
         return refused
 
     # ------------------------------------------------------------------ moderator actions

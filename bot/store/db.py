@@ -304,10 +304,10 @@ def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
         mode = connection.get_execution_options().get(SQLITE_BEGIN, "IMMEDIATE")
-        _driver_execute(connection, "BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE")
+        driver_execute(connection, "BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE")
 
 
-def _driver_execute(connection: Connection, sql: str) -> None:
+def driver_execute(connection: Connection, sql: str) -> None:
     """A statement straight on the driver (SQLAlchemy's execution machinery costs more than a BEGIN),
     still seen by the engine's cursor listeners, as crash tests and statement counts rely on."""
     cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]

@@ -154,11 +154,19 @@ class CommandLogRow(Base):
             sqlite_where=text("delivery = 'pending'"),
             postgresql_where=text("delivery = 'pending'"),
         ),
+        # A game's entries (verify, export, undo); rows of no game — refusals, chat, settings — have
+        # no entry to write (migration 0010).
+        Index(
+            "ix_command_log_game_id",
+            "game_id",
+            sqlite_where=text("game_id IS NOT NULL"),
+            postgresql_where=text("game_id IS NOT NULL"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(BigKey, primary_key=True)
     message_id: Mapped[str] = mapped_column(String(100), unique=True)
-    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))  # indexed where not NULL
     channel: Mapped[str] = mapped_column(ID)
     actor: Mapped[str] = mapped_column(ID)
     text: Mapped[str] = mapped_column(Text)

@@ -14,7 +14,8 @@ work — read, decide, write, commit — to the store as ONE function, which run
 
 so a command costs one hand-off between the event loop and a thread instead of one per statement.
 On SQLite, which has one writer anyway, writing units of work run one after another on a single
-writer thread, in the order they were handed over; readers run beside it. On PostgreSQL a small pool
+writer thread, in the order they were handed over — those waiting together in one transaction with
+one commit, each in a savepoint (:mod:`bot.store.group`); readers run beside it. On PostgreSQL a small pool
 of threads runs them, again first come, first served. Tests and tools may also open a unit of work
 in their own thread with ``with store.transaction() as uow:``.
 """
@@ -24,10 +25,10 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager, suppress
 from functools import cached_property
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import URL
@@ -35,7 +36,8 @@ from sqlalchemy.engine import URL
 from bot.observability.metrics import COMMITS, READ_UNITS, WRITE_UNITS
 from bot.store.db import SQLITE_BEGIN, connect, create_engine, mask_url, reachable, store_url
 from bot.store.errors import StoreUnavailable
-from bot.store.lanes import Lane
+from bot.store.group import GROUP_MAX, Outcome, Savepoint, commit_together
+from bot.store.lanes import Batch, Lane
 from bot.store.marks import Mark, Marker
 from bot.store.migrate import check_schema
 from bot.store.records import ChannelDefaults
@@ -77,21 +79,25 @@ class UnitOfWork:
         defaults: ChannelDefaults,
         *,
         writing_sqlite: bool = False,
+        savepoint: Savepoint | None = None,
     ) -> None:
         self._connection = connection
         self._url = url
         self._defaults = defaults
         self._open = True
-        self._tx = Transaction(connection, url, before_commit=self._committing, committed=self._count_commit)
+        self._tx = Transaction(
+            connection, url, before_commit=self._committing, committed=self._count_commit, savepoint=savepoint
+        )
         self.commits = 0  # how many times this unit of work committed
         self._before_commit: list[Callable[[], None]] = []
         self._marker = Marker(connection.info, connection.connection.dbapi_connection, writing_sqlite)
 
-    def unchanged_since(self, mark: Mark | None) -> bool:
+    def unchanged_since(self, mark: Mark | None, scope: Hashable = None) -> bool:
         """Whether the database is exactly as a unit of work on this connection left it when it took
-        ``mark`` (:meth:`mark`): nobody else committed since. Only SQLite's writers can tell; elsewhere
-        always False (see :mod:`bot.store.marks`)."""
-        return self._marker.unchanged_since(mark)
+        ``mark`` (:meth:`mark`): nobody else committed since (in ``scope``, which this unit of work
+        promises to write nothing outside of). Only SQLite's writers can tell; elsewhere always False
+        (see :mod:`bot.store.marks`)."""
+        return self._marker.unchanged_since(mark, scope)
 
     def mark(self) -> Mark | None:
         """After a commit: a mark of the database as it left it, for :meth:`unchanged_since` in a later
@@ -157,10 +163,8 @@ class UnitOfWork:
         if not durable and self._connection.dialect.name == "postgresql":
             with reachable(self._url):
                 self._live().exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
-        self._committing()
-        with reachable(self._url):
-            self._live().commit()
-        self._count_commit()
+        self._live()
+        self._tx.commit()
 
     def _committing(self) -> None:
         """Just before a commit: the hooks' writes, and the connection's commit counted — before it
@@ -185,8 +189,8 @@ class UnitOfWork:
             return revision_of(self._live())
 
     def rollback(self) -> None:
-        with reachable(self._url):
-            self._live().rollback()
+        self._live()
+        self._tx.rollback()
 
     def end(self) -> None:
         """The unit of work is over (its transaction ended and its connection went back)."""
@@ -205,9 +209,9 @@ class Workers:
     again queues behind those already waiting instead of barging in front of them.
     """
 
-    def __init__(self, sqlite: bool) -> None:
-        if sqlite:
-            self.writer = Lane(1, "croupier-writer")
+    def __init__(self, sqlite: bool, batch: Batch | None = None) -> None:
+        if sqlite:  # its writer commits the units of work waiting together (see bot.store.group)
+            self.writer = Lane(1, "croupier-writer", batch=batch, batch_max=GROUP_MAX)
             self.reader = Lane(SQLITE_READERS, "croupier-reader")
             self.connections = 1 + SQLITE_READERS
         else:
@@ -230,7 +234,7 @@ class Store:
         self._url = url
         self.defaults = defaults if defaults is not None else ChannelDefaults()
         self._sqlite = self.dialect == "sqlite"
-        self.workers = Workers(self._sqlite)
+        self.workers = Workers(self._sqlite, self._run_group)
         self.admission_timeout = ADMISSION_TIMEOUT_S
         self._local = threading.local()  # each worker thread's own connection
         self._generation = 0
@@ -371,7 +375,7 @@ class Store:
                 raise
 
         lane = self.workers.for_(read_only)
-        handed = lane.submit(job)
+        handed = lane.submit(job, None if read_only else work)
         (READ_UNITS if read_only else WRITE_UNITS).inc()
 
         def withdraw() -> None:  # not started in time: it never will be, and the caller hears why
@@ -392,6 +396,22 @@ class Store:
             raise
         finally:
             timer.cancel()
+
+    def _run_group(self, works: list[Callable[[UnitOfWork], Any]]) -> list[Outcome]:
+        """SQLite's writer: the units of work waiting, committed together (see :mod:`bot.store.group`)."""
+        try:
+            connection = self._worker_connection(False)
+        except Exception as error:
+            return [(None, error)] * len(works)
+
+        def open_unit(savepoint: Savepoint) -> UnitOfWork:
+            return UnitOfWork(connection, self._url, self.defaults, writing_sqlite=True, savepoint=savepoint)
+
+        outcomes = commit_together(connection, self._url, works, open_unit)
+        if connection.invalidated or connection.closed:
+            self._drop_worker_connection(connection)
+            self._generation += 1
+        return outcomes
 
     async def close(self) -> None:
         await asyncio.to_thread(self.close_now)

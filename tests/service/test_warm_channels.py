@@ -5,6 +5,7 @@ what a move that reads gives, and whatever anybody else writes is seen at once.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,51 @@ async def test_what_another_process_writes_is_seen_by_the_next_move(store: Store
     moved_on = await table.say("ben", "weiter")  # this process kept the channel before both
     assert moved_on.ok  # ben's turn, as the other process left it — not "not your turn"
     assert moved_on.language == "en"
+
+
+@SQLITE_ONLY
+async def test_channels_played_in_turn_and_at_once_stay_warm(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two channels on one croupier, their moves interleaved and sent at once (so that the writer
+    commits them together): each channel starts from what its own last move left, although the
+    other channel committed in between — and the answers and stored games are those of a croupier
+    that reads every time, playing the two channels one after the other."""
+    warm = await Store.open(db_url)
+    cold = await Store.open(f"sqlite:///{tmp_path}/cold.sqlite3")
+    try:
+        kept = Croupier(store=warm, dice_factory=scripted(FACES), clock=lambda: NOW)
+        never = Croupier(
+            store=cold, dice_factory=scripted(FACES), clock=lambda: NOW, _warm=WarmChannels(capacity=0)
+        )
+        tables = [Table(kept, channel=f"room-{number}") for number in (1, 2)]
+        for table in tables:
+            await table.open()
+            for name in ("anna", "ben", "cleo"):
+                await table.do(name, Join(name.capitalize()))
+            await table.do("mod", Start())
+        reads: list[str] = []
+        read = Channels.state
+
+        def counted_read(channels: Channels, *args: Any, **kwargs: Any) -> Any:
+            reads.append(channels.__class__.__name__)
+            return read(channels, *args, **kwargs)
+
+        monkeypatch.setattr(Channels, "state", counted_read)
+        answers: list[list[str]] = [[], []]
+        for name, line in LINES:
+            both = await asyncio.gather(*(table.say(name, line) for table in tables))
+            for number, reply in enumerate(both):
+                answers[number].append(reply.text)
+        assert len(reads) <= 2  # each channel's first move after the moderator's start, no more
+        for number in (1, 2):
+            alone = Table(never, channel=f"room-{number}")
+            await alone.open()
+            for name in ("anna", "ben", "cleo"):
+                await alone.do(name, Join(name.capitalize()))
+            await alone.do("mod", Start())
+            assert [(await alone.say(name, line)).text for name, line in LINES] == answers[number - 1]
+            assert stored(warm, f"room-{number}")[:3] == stored(cold, f"room-{number}")[:3]
+    finally:
+        await warm.close()
+        await cold.close()

@@ -444,3 +444,74 @@ async def test_0009_keeps_how_far_a_game_channel_was_read_and_goes_back_cleanly(
     downgrade(blank_db_url, "0008_web_listing")
     assert "channel_reads" not in table_names(blank_db_url)
     assert "games" in table_names(blank_db_url)
+
+
+# --- 0010: the log's game index holds only rows of a game -------------------------------------------
+
+
+def index_definition(url: str, name: str) -> str:
+    """The CREATE INDEX statement the database keeps for ``name``, as the database spells it."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            if url.startswith("sqlite"):
+                query = text("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = :name")
+            else:
+                query = text("SELECT indexdef FROM pg_indexes WHERE indexname = :name")
+            return str(connection.execute(query, {"name": name}).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def game_lookup_uses(url: str, name: str) -> bool:
+    """Whether the database looks a game's log entries up through the index ``name``."""
+    engine = create_engine(url)
+    query = "SELECT id FROM command_log WHERE game_id = 1 ORDER BY id"
+    try:
+        with engine.connect() as connection:
+            if url.startswith("sqlite"):
+                plan = connection.execute(text(f"EXPLAIN QUERY PLAN {query}")).all()
+                return any(name in str(row[-1]) for row in plan)
+            connection.execute(text("SET enable_seqscan = off"))  # a tiny table: else never an index
+            plan = connection.execute(text(f"EXPLAIN {query}")).all()
+            return any(name in str(row[0]) for row in plan)
+    finally:
+        engine.dispose()
+
+
+async def test_0010_indexes_only_log_rows_of_a_game_and_goes_back_cleanly(blank_db_url: str) -> None:
+    """Entries logged before 0010, with a game and without, are all still there; a game's entries are
+    found through the game index, which leaves out rows of no game; going back restores the full one."""
+    upgrade(blank_db_url, "0009_catch_up")
+    execute(
+        blank_db_url,
+        "INSERT INTO tournaments (guild, channel, name, scoring, created_at) "
+        "VALUES ('g', 'home', 'Cup', 'sum', '2026-03-01 20:00:00+00:00')",
+    )
+    seed = "X'73'" if blank_db_url.startswith("sqlite") else "'\\x73'::bytea"
+    execute(
+        blank_db_url,
+        "INSERT INTO games (tournament_id, channel, kind, number, options, status, seed, commitment, "
+        "dice_used, snapshot, version, opened_at) VALUES (1, 'home', 'verflixte6', 1, '{}', 'open', "
+        f"{seed}, 'c', 0, '{{}}', 1, '2026-03-01 20:00:00+00:00')",
+    )
+    for message, game in (("m1", "1"), ("m2", "NULL")):
+        execute(
+            blank_db_url,
+            "INSERT INTO command_log (message_id, game_id, channel, actor, text, events, dice, dice_from, "
+            f"created_at) VALUES ('{message}', {game}, 'home', 'anna', 'wurf', '[]', '[]', 0, "
+            "'2026-03-01 20:00:00+00:00')",
+        )
+    assert "IS NOT NULL" not in index_definition(blank_db_url, "ix_command_log_game_id")
+    upgrade(blank_db_url)
+    assert "game_id IS NOT NULL" in index_definition(blank_db_url, "ix_command_log_game_id")
+    assert game_lookup_uses(blank_db_url, "ix_command_log_game_id")
+    async with await Store.open(blank_db_url) as store:
+        with store.transaction(read_only=True) as uow:
+            assert [entry.message_id for entry in uow.log.of_game(1)] == ["m1"]
+            found = uow.log.find("m2")
+            assert found is not None
+            assert found.game_id is None
+    downgrade(blank_db_url, "0009_catch_up")
+    assert "IS NOT NULL" not in index_definition(blank_db_url, "ix_command_log_game_id")
+    assert game_lookup_uses(blank_db_url, "ix_command_log_game_id")

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from bot.store import (
     ChannelDefaults,
@@ -758,3 +759,56 @@ async def test_naive_instants_are_refused(store: Store) -> None:
             uow.tournaments.create("g", "chan", "Cup", "sum", datetime(2026, 1, 1, 12, 0))
         with pytest.raises(ValueError, match="timezone"):
             uow.games.due(datetime(2026, 1, 1, 12, 0))
+
+
+# --- the lean hot path ------------------------------------------------------------------------------
+
+
+async def test_a_message_logged_once_is_not_logged_again_and_the_transaction_goes_on(store: Store) -> None:
+    """How a refusal is logged: one INSERT … ON CONFLICT DO NOTHING; a redelivered message writes
+    nothing and gives None — without aborting the transaction, on PostgreSQL too."""
+    entry = NewLogEntry("refused-1", "chan-1", "anna", "wurf", NOW, reply={"ok": False})
+    with store.transaction() as uow:
+        first = uow.log.append_once(entry)
+        assert first is not None
+        assert uow.log.append_once(entry) is None
+        uow.settings.set("guild-1", "chan-1", language="en")  # the transaction is still usable
+        uow.commit()
+    with store.transaction() as uow:
+        assert uow.log.append_once(entry, commit=True) is None
+    with store.transaction(read_only=True) as uow:
+        assert uow.log.find("refused-1") == first
+
+
+async def test_a_move_sets_only_the_game_columns_it_changes(store: Store) -> None:
+    """A save that leaves status, deadline and closing alone does not assign them (so their index
+    entries are not rewritten); the game read back is the same either way."""
+    await new_game(store, players=("anna", "bert"))
+    updates: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.lstrip().upper().startswith(("UPDATE GAMES", "WITH SAVED")):
+            updates.append(" ".join(statement.split()))
+
+    event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        seats = [Seat("anna", "Anna", "playing", 3), Seat("bert", "Bert", "jungfrau", 0)]
+        with store.transaction() as uow:
+            game = uow.games.open_in("chan-1")
+            assert game is not None
+            saved, _ = uow.games.save_and_log(*move(game, seats, "m-1"))
+            uow.commit()
+        with store.transaction() as uow:
+            assert uow.games.get(game.id) == saved
+            closed, _ = uow.games.save_and_log(*move(saved, seats, "m-2", status="closed", closed_at=NOW))
+            uow.commit()
+        with store.transaction() as uow:
+            assert uow.games.get(game.id) == closed
+    finally:
+        event.remove(store.engine, "before_cursor_execute", seen)
+    plain, closing = (update.split(" WHERE ")[0] for update in updates)
+    assert "dice_used" in plain
+    for untouched in ("status", "closed_at", "turn_deadline", "reminded_at", "to_act"):
+        assert untouched not in plain, plain
+    assert "status" in closing
+    assert "closed_at" in closing

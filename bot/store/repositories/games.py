@@ -58,21 +58,47 @@ from bot.store.repositories.transaction import Transaction, check_instant, viola
 from engine.records import evolve
 
 # The statements of the command path are prepared once: every command runs them (see .prepared).
-_UPDATE_GAME = Prepared(
-    update(games_t)
-    .where(games_t.c.id == bindparam("b_id"), games_t.c.version == bindparam("b_expected"))
-    .values(
-        version=bindparam("b_version"),
-        snapshot=bindparam("b_snapshot"),
-        dice_used=bindparam("b_dice_used"),
-        to_act=bindparam("b_to_act"),
-        turn_deadline=bindparam("b_turn_deadline"),
-        status=bindparam("b_status"),
-        closed_at=bindparam("b_closed_at"),
-        reminded_at=None,  # every save sets the turn's deadline anew: its reminder is still to come
-    )
-)
 _SAVED_COLUMNS = ("version", "snapshot", "dice_used", "to_act", "turn_deadline", "status", "closed_at")
+# Set on every save (the version and the state); the others only when they change, so that a move
+# does not rewrite the entries of indexes whose columns it leaves alone (status, deadline, closing).
+_ALWAYS_SET = ("version", "snapshot")
+_REMINDED = "reminded_at"  # cleared by a save: a new turn's reminder is still to come
+
+
+@cache
+def _update_game(columns: tuple[str, ...]) -> Prepared:
+    """The version-checked update of a game, setting ``columns`` (of ``_SAVED_COLUMNS`` and
+    ``reminded_at``)."""
+    values: dict[str, Any] = {name: bindparam(f"b_{name}") for name in columns if name != _REMINDED}
+    if _REMINDED in columns:
+        values[_REMINDED] = None
+    return Prepared(
+        update(games_t)
+        .where(games_t.c.id == bindparam("b_id"), games_t.c.version == bindparam("b_expected"))
+        .values(values)
+    )
+
+
+def _changed_columns(known: GameRecord | None, save: GameSave) -> tuple[str, ...]:
+    """The game columns ``save`` changes against the stored row ``known`` (all of them when unknown)."""
+    if known is None:
+        return (*_SAVED_COLUMNS, _REMINDED)
+    changed = list(_ALWAYS_SET)
+    if save.dice_used != known.dice_used:
+        changed.append("dice_used")
+    if save.to_act != known.to_act:
+        changed.append("to_act")
+    if save.turn_deadline != known.turn_deadline:
+        changed.append("turn_deadline")
+    if save.status != known.status:
+        changed.append("status")
+    if save.closed_at != known.closed_at:
+        changed.append("closed_at")
+    if known.reminded_at is not None:
+        changed.append(_REMINDED)
+    return tuple(changed)
+
+
 _GAME_VERSION = Prepared(select(games_t.c.version).where(games_t.c.id == bindparam("b_id")))
 _DELETE_PARTICIPANTS = Prepared(
     delete(participants_t).where(participants_t.c.game_id == bindparam("b_game_id"))
@@ -98,23 +124,24 @@ _POSTGRESQL = postgresql.dialect()  # type: ignore[no-untyped-call]
 
 
 @cache
-def _save_and_log_postgresql() -> Prepared:
+def _save_and_log_postgresql(columns: tuple[str, ...]) -> Prepared:
     """One statement for a move on PostgreSQL (see ``Games.save_and_log``): the version-checked game
-    update, then — only if it matched — the participant rows (new or changed ones written, those of
-    players no longer seated deleted) and the log entry."""
+    update of ``columns``, then — only if it matched — the participant rows (new or changed ones
+    written, those of players no longer seated deleted) and the log entry."""
     seat_columns = ", ".join(
         f"{name} {participants_t.c[name].type.compile(dialect=_POSTGRESQL)}" for name in PARTICIPANT_FIELDS
     )
     fields = ", ".join(PARTICIPANT_FIELDS)
     changed = ", ".join(f"{name} = excluded.{name}" for name in PARTICIPANT_FIELDS if name != "player")
     log_columns = [column.name for column in log_t.c if column.name != "id"]
+    assignments = ", ".join(
+        f"{name} = NULL" if name == _REMINDED else f"{name} = :b_{name}" for name in columns
+    )
     statement = text(
         f"""
         WITH saved AS (
             UPDATE games
-            SET version = :b_version, snapshot = :b_snapshot, dice_used = :b_dice_used, to_act = :b_to_act,
-                turn_deadline = :b_turn_deadline, status = :b_status, closed_at = :b_closed_at,
-                reminded_at = NULL
+            SET {assignments}
             WHERE id = :b_id AND version = :b_expected
             RETURNING id
         ), seats AS (
@@ -131,7 +158,7 @@ def _save_and_log_postgresql() -> Prepared:
         RETURNING id
         """
     )
-    typed = [bindparam(f"b_{name}", type_=games_t.c[name].type) for name in _SAVED_COLUMNS]
+    typed = [bindparam(f"b_{name}", type_=games_t.c[name].type) for name in columns if name != _REMINDED]
     typed += [bindparam("b_id", type_=Integer()), bindparam("b_expected", type_=Integer())]
     typed += [
         bindparam("b_seats", type_=JSONB()),
@@ -285,9 +312,9 @@ class Games:
     def _save(self, save: GameSave) -> GameRecord:
         game_id = save.game_id
         parameters, seats = _save_parameters(save)
-        if self._tx.run(_UPDATE_GAME, parameters).rowcount != 1:
-            raise self._not_saved(save)
         known = self._known.get(game_id)
+        if self._tx.run(_update_game(_changed_columns(known, save)), parameters).rowcount != 1:
+            raise self._not_saved(save)
         records = self._write_participants(game_id, seats, known.participants if known else None)
         if known is None:  # saved without loading it first: read the rest of the row back
             reloaded = self.get(game_id)
@@ -327,7 +354,8 @@ class Games:
             **{f"b_log_{key}": value for key, value in values.items()},
         }
         with log_conflicts(entry):
-            row = self._tx.run(_save_and_log_postgresql(), statement_parameters, commit=commit).first()
+            statement = _save_and_log_postgresql(_changed_columns(known, save))
+            row = self._tx.run(statement, statement_parameters, commit=commit).first()
         if row is None:
             raise self._not_saved(save)
         return self._saved(known, save, records), logged_entry(row.id, values)

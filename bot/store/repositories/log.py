@@ -14,6 +14,7 @@ from sqlalchemy import (
     insert,
     select,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.store.errors import (
     DuplicateMessage,
@@ -33,6 +34,16 @@ _LOGGED = tuple(column.name for column in log_t.c if column.name != "id")
 _INSERT_LOG = Prepared(
     insert(log_t).values({name: bindparam(f"b_{name}") for name in _LOGGED}).returning(log_t.c.id)
 )
+# A message logged unless it was already: one statement instead of a look-up and an insert.
+_INSERT_LOG_ONCE = {
+    dialect: Prepared(
+        dialect_insert(log_t)
+        .values({name: bindparam(f"b_{name}") for name in _LOGGED})
+        .on_conflict_do_nothing(index_elements=[log_t.c.message_id])
+        .returning(log_t.c.id)
+    )
+    for dialect, dialect_insert in (("sqlite", sqlite.insert), ("postgresql", postgresql.insert))
+}
 
 
 class CommandLog:
@@ -91,6 +102,16 @@ class CommandLog:
         with log_conflicts(entry):
             key = self._tx.run(_INSERT_LOG, parameters, commit=commit).scalar()
         return logged_entry(key, values)
+
+    def append_once(self, entry: NewLogEntry, *, commit: bool = False) -> LogEntry | None:
+        """:meth:`append_entry`, except that an id already logged writes nothing and gives None (the
+        transaction goes on; :meth:`find` has the earlier entry) — how a refusal is logged: one
+        ``INSERT … ON CONFLICT DO NOTHING RETURNING`` instead of a look-up before the insert."""
+        values = log_values(entry)
+        parameters = {f"b_{name}": value for name, value in values.items()}
+        with log_conflicts(entry):
+            key = self._tx.run(_INSERT_LOG_ONCE[self._tx.dialect], parameters, commit=commit).scalar()
+        return None if key is None else logged_entry(key, values)
 
     def of_game(self, game_id: int) -> tuple[LogEntry, ...]:
         """A game's entries in the order they were written (for verify and export)."""

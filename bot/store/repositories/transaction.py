@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     Connection,
@@ -16,6 +16,9 @@ from sqlalchemy.engine import URL, CursorResult
 from bot.store.db import reachable
 from bot.store.repositories.prepared import Driver, Prepared, Ran
 
+if TYPE_CHECKING:
+    from bot.store.group import Savepoint
+
 
 class Transaction:
     """The unit of work's connection as the repositories see it: driver failures come out translated.
@@ -23,7 +26,9 @@ class Transaction:
     :meth:`execute` goes through SQLAlchemy; :meth:`run` takes the command path's prepared statements
     straight to the driver (see :mod:`bot.store.repositories.prepared`). Every commit — :meth:`commit`,
     or a last write that carries its COMMIT (``run(…, commit=True)``) — first calls ``before_commit``
-    (the unit of work's bookkeeping that rides on the transaction) and then ``committed``.
+    (the unit of work's bookkeeping that rides on the transaction) and then ``committed``. A unit of
+    work committed together with others (:mod:`bot.store.group`) has a ``savepoint`` for a
+    transaction: its commit releases that instead.
     """
 
     def __init__(
@@ -33,6 +38,7 @@ class Transaction:
         *,
         before_commit: Callable[[], None] = lambda: None,
         committed: Callable[[], None] = lambda: None,
+        savepoint: Savepoint | None = None,
     ) -> None:
         self.connection = connection
         self.url = url
@@ -40,6 +46,7 @@ class Transaction:
         self._driver = Driver(connection)
         self._before_commit = before_commit
         self._committed = committed
+        self.savepoint = savepoint
 
     def execute(self, statement: Executable, parameters: Any = None) -> CursorResult[Any]:
         with reachable(self.url):
@@ -48,6 +55,10 @@ class Transaction:
     def run(
         self, statement: Prepared, parameters: Mapping[str, Any] | None = None, *, commit: bool = False
     ) -> Ran:
+        if commit and self.savepoint is not None:
+            ran = self.run(statement, parameters)
+            self.commit()
+            return ran
         if commit:
             self._before_commit()
         with reachable(self.url):
@@ -63,8 +74,18 @@ class Transaction:
     def commit(self) -> None:
         self._before_commit()
         with reachable(self.url):
-            self.connection.commit()
+            if self.savepoint is not None:
+                self.savepoint.commit()
+            else:
+                self.connection.commit()
         self._committed()
+
+    def rollback(self) -> None:
+        with reachable(self.url):
+            if self.savepoint is not None:
+                self.savepoint.rollback()
+            else:
+                self.connection.rollback()
 
 
 def violated(error: exc.IntegrityError, constraint: str, sqlite_columns: str) -> bool:
