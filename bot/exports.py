@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.texts import number, render, signed
+from bot.texts import DEFAULT, number, render, signed
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class StandingsTable:
     durchgaenge: tuple[int, ...]  # Durchgang numbers, in order
     rows: tuple[StandingsRow, ...]
     notes: tuple[StandingsNote, ...] = ()  # adjustments (each its own line), then disqualifications
-    language: str = "de"  # of the notes' sentences
+    language: str = DEFAULT  # of the notes' sentences
 
     @property
     def adjustments(self) -> tuple[StandingsNote, ...]:

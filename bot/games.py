@@ -23,7 +23,7 @@ from engine.game import Game
 log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "croupier.games"
-DEFAULT_LANGUAGE = "de"
+DEFAULT_LANGUAGE = texts.DEFAULT
 
 
 class GameRegistry(Mapping[str, Game[Any]]):

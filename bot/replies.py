@@ -17,7 +17,7 @@ from typing import Any
 
 from bot import markup
 from bot.exports import StandingsTable
-from bot.texts import render
+from bot.texts import DEFAULT, render
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class Reply:
     table: tuple[Row, ...] = ()
     board: Board | None = None
     cards: tuple[Card, ...] = ()
-    language: str = "de"
+    language: str = DEFAULT
     game_id: int | None = None
     game_kind: str | None = None
     version: int | None = None  # the game's version after this reply

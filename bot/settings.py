@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
+from bot.texts.languages import LANGUAGES
 from bot.urls import mask_url
 from engine.numbers import SNOWFLAKE_MAX, whole_number
 
@@ -85,7 +86,7 @@ class Settings(BaseSettings):
     discord_message_content: bool = True
     log_level: str = "INFO"
     log_format: Literal["text", "json"] = "text"  # json: one JSON object per line (bot/observability/logs.py)
-    croupier_language: Literal["de", "fr", "en"] | None = None
+    croupier_language: str | None = None  # a registered language's code (bot/texts/languages.py)
     turn_timeout_seconds: int = Field(default=DEFAULT_TURN_TIMEOUT_SECONDS, gt=0)
     moderator_role: str | None = None
     # The tournament pages (bot/web): served by `croupier web`, and by the bot/console when WEB_PORT is set.
@@ -122,8 +123,12 @@ class Settings(BaseSettings):
 
     @field_validator("croupier_language", mode="before")
     @classmethod
-    def _lower_language(cls, value: Any) -> Any:
-        return value.strip().lower() if isinstance(value, str) else value
+    def _known_language(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip().lower() or None
+            if value is not None and value not in LANGUAGES:
+                raise ValueError(f"CROUPIER_LANGUAGE must be one of {', '.join(LANGUAGES)}")
+        return value
 
     @field_validator(
         "discord_api_base", "discord_gateway_url", "moderator_role", "web_base_url", mode="before"

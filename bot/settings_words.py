@@ -56,13 +56,20 @@ def switch(code: str, setting: str) -> Callable[[str], bool]:
 class Setting:
     key: str  # as /settings, its refusals and the help name it
     field: str  # what it sets (a ChannelSettings field, or a flag the action handles: ``web``)
-    value: str  # how the help shows its value: the choices ("on|off") or a placeholder word ("ROLE")
+    # How the help shows its value: the choices ("on|off", or a function listing them now: the languages
+    # registered) or a placeholder word ("ROLE"); see :attr:`value`.
+    shown: str | Callable[[], str]
     read: Callable[[str], Any]  # the typed value → the field's value; InvalidCommand when unusable
     aliases: tuple[str, ...] = ()  # other spellings /settings accepts
 
+    @property
+    def value(self) -> str:
+        """How the help shows the value now: "de|en|fr", "on|off", "ROLE"."""
+        return self.shown() if callable(self.shown) else self.shown
+
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("language", "language", "|".join(LANGUAGES), _language, ("lang", "sprache", "langue")),
+    Setting("language", "language", lambda: "|".join(LANGUAGES), _language, ("lang", "sprache", "langue")),
     Setting("moderator", "moderator_role", "ROLE", _role, ("moderator_role", "role")),
     Setting("timeout", "turn_timeout_seconds", "SECONDS", _timeout, ("turn_timeout",)),
     Setting("threads", "threads", "on|off", switch("setting_switch", "threads"), ("thread",)),

@@ -189,7 +189,7 @@ class Game(Protocol[State]):
 
     name: ClassVar[str]  # the stable kind stored with every game: "verflixte6", "killer" …
     aliases: ClassVar[tuple[str, ...]]  # other spellings a moderator may type after /open
-    language: ClassVar[str]  # the default reply language: "de", "en" or "fr"
+    language: ClassVar[str]  # the default reply language: a registered one's code (bot/texts/languages.py)
     catalogue: ClassVar[str]  # the package whose texts/<lang>.json hold every sentence of the game
     options: ClassVar[tuple[OptionSpec, ...]]  # what /open accepts
     ranked: ClassVar[bool]  # whether finished games count in the tournament standings

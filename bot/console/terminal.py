@@ -53,7 +53,7 @@ from bot.service.requests import (
 )
 from bot.spelling import CONSOLE
 from bot.store import StoreUnavailable
-from bot.texts import has, render
+from bot.texts import DEFAULT, has, render
 from engine.game import Close, Command, Join, Leave, Remove, Skip, Start
 from engine.numbers import ID_MAX, whole_number
 
@@ -125,7 +125,7 @@ class Console:
         try:
             reply = (await self._dispatch(msg)).spelled(CONSOLE)
         except StoreUnavailable:
-            return Answer(line_id, False, render("error.store_unavailable", {}, "de"))
+            return Answer(line_id, False, render("error.store_unavailable", {}, DEFAULT))
         return Answer(line_id, reply.ok, self._with_hint(reply, name), silent=reply.silent)
 
     def _with_hint(self, reply: Reply, name: str) -> str:
@@ -142,7 +142,7 @@ class Console:
         try:
             reply = (await self.croupier.handle(Refuse(msg, code))).spelled(CONSOLE)
         except StoreUnavailable:
-            return Answer(line_id, False, render(f"error.{code}", {}, "de"))
+            return Answer(line_id, False, render(f"error.{code}", {}, DEFAULT))
         return Answer(line_id, False, reply.text)
 
     async def _too_long(self, line_id: str, length: int) -> Answer:

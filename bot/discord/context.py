@@ -17,9 +17,8 @@ from bot.texts import LANGUAGES
 
 
 def language_of_locale(locale: discord.Locale | str | None) -> str:
-    """The catalogue language closest to a Discord locale (for answers when the store cannot say)."""
-    code = str(locale or "").split("-")[0].lower()
-    return code if code in LANGUAGES else "de"
+    """The registered language closest to a Discord locale (for answers when the store cannot say)."""
+    return LANGUAGES.closest(locale.value if isinstance(locale, discord.Locale) else locale)
 
 
 def may_moderate(permissions: discord.Permissions) -> bool:

@@ -63,6 +63,7 @@ from bot.observability.answers import DISCORD as ARRIVALS
 from bot.service.croupier import Croupier
 from bot.service.requests import RESULT, ClosingDone, Delivered, Undeliverable
 from bot.store import StoreUnavailable
+from bot.texts import DEFAULT
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,7 @@ class Delivery:
         tracked: Key | None = None,
         reference: discord.MessageReference | None = None,
         named: str | None = None,
-        lang: str = "de",
+        lang: str = DEFAULT,
         look_first: bool = False,
     ) -> discord.Message | None:
         """Post ``out`` (and the messages that continue it) in the channel; retried until it is there
@@ -334,7 +335,7 @@ class Delivery:
         out: Outgoing,
         *,
         tracked: Tracked | None = None,
-        lang: str = "de",
+        lang: str = DEFAULT,
     ) -> bool:
         """Make the bot's message ``message_id`` show ``out`` (a live table), as text where the channel
         may not embed. An edit is idempotent, so a tracked one (a thread's opening) is simply tried

@@ -273,7 +273,7 @@ def card_embeds(card: Card, colour: discord.Colour, lang: str) -> list[discord.E
 
 
 def text_embeds(
-    text: str, title: str = "", colour: discord.Colour = NEUTRAL, lang: str = "de"
+    text: str, title: str = "", colour: discord.Colour = NEUTRAL, lang: str = texts.DEFAULT
 ) -> list[discord.Embed]:
     """Plain text (help, rules, verification, lists) as embeds of up to 4,096 characters, split at
     line ends: all of it."""

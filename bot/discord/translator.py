@@ -2,6 +2,8 @@
 
 Every :class:`locale_str` the commands declare carries ``key=`` (``discord.cmd.mitmachen.name`` …);
 the translator answers with that key's template in the locale's language, or None to keep the base.
+Which language a Discord locale gets is the registry's (each language names the locales it serves); a
+language offered as a choice carries ``language=`` instead and is named as CLDR names it there.
 Names are checked against Discord's rule for command names, so a catalogue slip cannot break a sync.
 """
 
@@ -10,16 +12,12 @@ from __future__ import annotations
 import unicodedata
 
 import discord
+from babel import Locale
 from discord import app_commands
 
 from bot import texts
+from bot.texts import cldr
 
-LOCALES: dict[discord.Locale, str] = {
-    discord.Locale.german: "de",
-    discord.Locale.american_english: "en",
-    discord.Locale.british_english: "en",
-    discord.Locale.french: "fr",
-}
 _NAME_LOCATIONS = frozenset(
     {
         app_commands.TranslationContextLocation.command_name,
@@ -48,6 +46,14 @@ def localized(key: str, lang: str, scope: texts.Scope | None = None) -> str | No
     return texts.catalogue(lang, scope).get(key)
 
 
+def language_name(code: str, lang: str) -> str:
+    """A registered language as ``lang`` calls it ("Niederländisch" in German), from CLDR."""
+    own = texts.LANGUAGES[code]
+    locale = Locale.parse(own.locale)
+    name = str(cldr.locale_of(lang).languages.get(locale.language, own.name))
+    return name[:1].upper() + name[1:]
+
+
 class CatalogueTranslator(app_commands.Translator):
     async def translate(
         self,
@@ -56,8 +62,13 @@ class CatalogueTranslator(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         key = string.extras.get("key")
-        lang = LOCALES.get(locale)
-        if not key or lang is None:
+        lang = texts.LANGUAGES.of_discord(locale.value)
+        if lang is None:
+            return None
+        named = string.extras.get("language")
+        if named is not None:
+            return language_name(named, lang)
+        if not key:
             return None
         text = localized(key, lang, string.extras.get("scope"))
         if text is None:

@@ -9,6 +9,7 @@ from bot.games import GAMES
 from bot.shown_names import distinguished
 from bot.store import Correction, GameRecord, Tournament
 from bot.store.repositories.corrections import adjustments, barred
+from bot.texts import DEFAULT
 from engine.standings import standings
 
 
@@ -16,7 +17,7 @@ def standings_of(
     tournament: Tournament,
     closed: Sequence[GameRecord],
     corrections: Sequence[Correction] = (),
-    language: str = "de",
+    language: str = DEFAULT,
 ) -> StandingsTable:
     """The tournament table over its closed games of ranked kinds (Killer games have no table).
 

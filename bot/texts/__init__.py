@@ -12,6 +12,10 @@ decimals and percentages (``{p:percent}`` → "63,90 %" / "63.90%"), lists joine
 "ou" (``{valid:quoted_or}``), French elision (``{player:elide:de}`` → "d'anna", "de ben") and its
 repeated prepositions (``{victims:or_each:à}`` → "à anna ou à ben"), and codes
 said in words (``{scoring:word:scoring}`` → "Summe der Ergebnisse").
+
+Plurals and numbers follow CLDR's rules for the language (:mod:`bot.texts.cldr`); the words that join
+lists and the quotes are the catalogue's own (``list.or``, ``list.and``, ``quote.open``,
+``quote.close``). The languages are those registered (:mod:`bot.texts.languages`).
 """
 
 from __future__ import annotations
@@ -22,11 +26,15 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache, lru_cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any, NamedTuple
 
 from bot import markup
-
-LANGUAGES = ("de", "en", "fr")
+from bot.texts import cldr
+from bot.texts.cldr import MINUS as MINUS  # what the texts' users write negative numbers with
+from bot.texts.languages import DEFAULT as DEFAULT  # the registry, read through here by most
+from bot.texts.languages import LANGUAGES as LANGUAGES
+from bot.texts.languages import SAFETY_NET
 
 # How a front end spells its commands; templates say {cmd[join]} so each front end names its own.
 CONSOLE_COMMANDS: Mapping[str, str] = {
@@ -63,12 +71,24 @@ def catalogue(lang: str, scope: Scope | None = None) -> Mapping[str, str]:
 
 @cache
 def _shared(lang: str) -> Mapping[str, str]:
-    """The shared catalogues of one language, read once per process (see :func:`load`)."""
+    """The shared catalogues of one language, read once per process (see :func:`load`): the files
+    ``<layer>.<lang>.json`` beside this module, and those at the top of the language's own package."""
     merged: dict[str, str] = {}
-    for entry in sorted(resources.files(__package__).iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(f".{lang}.json"):
-            merged.update(json.loads(entry.read_text(encoding="utf-8")))
+    for folder in (resources.files(__package__), _pack(lang)):
+        if folder is None or not folder.is_dir():
+            continue
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.name.endswith(f".{lang}.json"):
+                merged.update(json.loads(entry.read_text(encoding="utf-8")))
     return merged
+
+
+def _pack(lang: str) -> Traversable | None:
+    """The package holding all of a language's catalogues, if its registry entry names one."""
+    language = LANGUAGES.get(lang)
+    if language is None or language.texts is None:
+        return None
+    return resources.files(language.texts)
 
 
 def load(scopes: Iterable[Scope] = ()) -> None:
@@ -78,6 +98,7 @@ def load(scopes: Iterable[Scope] = ()) -> None:
     rights, a checkout moved or made private under a running bot) still speaks every sentence."""
     wanted = tuple(scopes)
     for lang in LANGUAGES:
+        cldr.warm(lang)  # and its plural and number rules
         catalogue(lang)
         for scope in wanted:
             catalogue(lang, scope)
@@ -85,19 +106,24 @@ def load(scopes: Iterable[Scope] = ()) -> None:
 
 @cache
 def game_catalogue(scope: Scope, lang: str) -> Mapping[str, str]:
-    """A game's own templates in one language (empty where it has none)."""
+    """A game's own templates in one language (empty where it has none): ``<lang>.json`` and
+    ``<name>.<lang>.json`` in the game package's ``texts`` folder, or in the folder named for that
+    package (``engine.verflixte6``) inside the language's own package."""
     package, name = scope
-    folder = resources.files(package) / "texts"
+    pack = _pack(lang)
     merged: dict[str, str] = {}
-    for entry in (folder / f"{lang}.json", folder / f"{name}.{lang}.json"):
-        if entry.is_file():
-            merged.update(json.loads(entry.read_text(encoding="utf-8")))
+    for folder in (resources.files(package) / "texts", None if pack is None else pack / package):
+        if folder is None:
+            continue
+        for entry in (folder / f"{lang}.json", folder / f"{name}.{lang}.json"):
+            if entry.is_file():
+                merged.update(json.loads(entry.read_text(encoding="utf-8")))
     return merged
 
 
 @cache
 def _fallbacks(lang: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys((lang, "en", "de")))
+    return tuple(dict.fromkeys((lang, *SAFETY_NET)))
 
 
 def has(key: str, lang: str, scope: Scope | None = None) -> bool:
@@ -114,7 +140,7 @@ def render(
     *,
     neutral: bool = False,
 ) -> str:
-    """The sentence for ``key`` in ``lang`` (falling back on English, then German).
+    """The sentence for ``key`` in ``lang`` (falling back on the :data:`SAFETY_NET`: English, German).
 
     ``neutral``: in the neutral form of :mod:`bot.markup` (the template's code and strong text as
     spans); the facts then come marked by the caller (:class:`bot.markup.Marked`).
@@ -186,9 +212,6 @@ def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> _Facts:
     return prepared
 
 
-MINUS = "\u2212"  # the typographic minus every negative number is written with ("−7", never "-7")
-
-
 class _Negative(int):
     """A negative number: shown with a typographic minus wherever it is written plainly."""
 
@@ -231,47 +254,54 @@ def signed(value: int) -> str:
 # Templates use them like any format spec: ``{amount:plural:Auge:Augen}``. Each takes the language the
 # template was written in, the fact's value and the spec's arguments (what follows its name).
 
-_OR = {"de": "oder", "en": "or", "fr": "ou"}
-_AND = {"de": "und", "en": "and", "fr": "et"}
-_QUOTES = {"de": ("„", "“"), "en": ("“", "”"), "fr": ("« ", " »")}  # as the catalogues write them
-_DECIMAL_COMMA = frozenset({"de", "fr"})
 _VOWELS = frozenset("aeiouyh")
+singular = cldr.singular  # whether a count takes the singular: French says "0 point", German "0 Punkte"
 
 
-def singular(lang: str, count: float) -> bool:
-    """Whether ``count`` takes the singular: French says "0 point" and "1 point", German and English
-    only "1 Auge" / "1 pip"."""
-    return abs(count) < 2 if lang == "fr" else abs(count) == 1
+class _Joiners(NamedTuple):
+    """The words the list specs join and quote with, from the language's shared catalogue."""
+
+    or_: str
+    and_: str
+    open: str
+    close: str
+
+
+@cache
+def _joiners(lang: str) -> _Joiners:
+    def word(key: str) -> str:
+        found = _template(key, lang, None)
+        return found[0] if found is not None else ""
+
+    return _Joiners(word("list.or"), word("list.and"), word("quote.open"), word("quote.close"))
 
 
 def _plural(lang: str, value: Any, args: list[str]) -> str:
-    one, many = [*args, "", ""][:2]
-    return f"{_plain(value)} {one if singular(lang, value) else many}"
+    return f"{_plain(value)} {cldr.form(lang, value, args)}"
 
 
 def _pick(lang: str, value: Any, args: list[str]) -> str:
-    one, many = [*args, "", ""][:2]
-    return one if singular(lang, value) else many
+    return cldr.form(lang, value, args)
 
 
 def _signed(lang: str, value: Any, args: list[str]) -> str:
     return signed(int(value))
 
 
-def decimal(lang: str, value: float, digits: int = 2) -> str:
-    """``1.25`` with the language's decimal mark: "1,25" in German and French."""
-    text = f"{value:.{digits}f}".replace("-", MINUS)
-    return text.replace(".", ",") if lang in _DECIMAL_COMMA else text
+decimal = cldr.decimal  # 1.25 with the language's decimal mark: "1,25" in German and French
+
+
+def _digits(args: list[str]) -> int:
+    return int(args[0]) if args and args[0] else 2
 
 
 def _decimal(lang: str, value: Any, args: list[str]) -> str:
-    return decimal(lang, float(value), int(args[0]) if args and args[0] else 2)
+    return cldr.decimal(lang, float(value), _digits(args))
 
 
 def _percent(lang: str, value: Any, args: list[str]) -> str:
     """A percentage given as a number of percent: "63,90 %" (de, fr), "63.90%" (en)."""
-    text = _decimal(lang, value, args)
-    return f"{text}%" if lang == "en" else f"{text} %"
+    return cldr.percent(lang, float(value), _digits(args))
 
 
 def _items(value: Any) -> list[str]:
@@ -287,11 +317,13 @@ def _joined(lang: str, items: list[str], word: str) -> str:
 
 
 def _quoted(lang: str, items: list[str]) -> list[str]:
-    left, right = _QUOTES.get(lang, _QUOTES["en"])
-    return [f"{left}{item}{right}" for item in items]
+    joiners = _joiners(lang)
+    return [f"{joiners.open}{item}{joiners.close}" for item in items]
 
 
-def _list_spec(conjunction: Mapping[str, str] | None, quoted: bool) -> Callable[[str, Any, list[str]], str]:
+def _list_spec(
+    conjunction: Callable[[_Joiners], str] | None, quoted: bool
+) -> Callable[[str, Any, list[str]], str]:
     """``list``: "a, b, c"; ``or``: "a, b oder c"; ``and``: "a, b und c"; ``quoted_…``: each item in the
     language's quotes. An argument is what an empty list says instead (``{kept:list:aucun}``)."""
 
@@ -303,7 +335,7 @@ def _list_spec(conjunction: Mapping[str, str] | None, quoted: bool) -> Callable[
             items = _quoted(lang, items)
         if conjunction is None:
             return ", ".join(items)
-        return _joined(lang, items, conjunction.get(lang, conjunction["en"]))
+        return _joined(lang, items, conjunction(_joiners(lang)))
 
     return spec
 
@@ -317,7 +349,7 @@ def _or_each(lang: str, value: Any, args: list[str]) -> str:
         return args[1] if len(args) > 1 else ""
     word = args[0] if args else ""
     each = [_elide(lang, item, [word]) if word else item for item in items]
-    return _joined(lang, each, _OR.get(lang, "or"))
+    return _joined(lang, each, _joiners(lang).or_)
 
 
 def _elide(lang: str, value: Any, args: list[str]) -> str:
@@ -348,20 +380,28 @@ def _words_and(lang: str, value: Any, args: list[str], scope: Scope | None = Non
     items = [_word(lang, str(code), [group], scope) for code in codes]  # codes, not their spans
     if not items:
         return args[1] if len(args) > 1 else ""
-    return _joined(lang, items, _AND.get(lang, _AND["en"]))
+    return _joined(lang, items, _joiners(lang).and_)
+
+
+def _or(joiners: _Joiners) -> str:
+    return joiners.or_
+
+
+def _and(joiners: _Joiners) -> str:
+    return joiners.and_
 
 
 SPECS: Mapping[str, Callable[[str, Any, list[str]], str]] = {
-    "plural": _plural,  # {n:plural:Auge:Augen} → "1 Auge", "3 Augen" (French: "0 point")
+    "plural": _plural,  # {n:plural:Auge:Augen} → "1 Auge", "3 Augen" (French: "0 point"; CLDR's rule)
     "pick": _pick,  # {n:pick:passt:passen} → the word alone, by the same rule
     "signed": _signed,  # {delta:signed} → "+3", "−2", "±0"
-    "decimal": _decimal,  # {x:decimal} → "1,25" (de, fr) / "1.25" (en); {x:decimal:1} one digit
-    "percent": _percent,  # {p:percent} → "63,90 %" (de, fr) / "63.90%" (en)
+    "decimal": _decimal,  # {x:decimal} → "1,25" (de, fr) / "1.25" (en); {x:decimal:1} one digit (CLDR)
+    "percent": _percent,  # {p:percent} → "63,90 %" (de, fr) / "63.90%" (en) (CLDR)
     "list": _list_spec(None, quoted=False),  # {kept:list:aucun} → "6, 5" or "aucun"
-    "or": _list_spec(_OR, quoted=False),  # {names:or} → "cleo oder dora"
-    "and": _list_spec(_AND, quoted=False),  # {modes:and:keine} → "zombie und mythic" or "keine"
-    "quoted_or": _list_spec(_OR, quoted=True),  # {valid:quoted_or} → "„weiter“ oder „stopp“"
-    "quoted_and": _list_spec(_AND, quoted=True),
+    "or": _list_spec(_or, quoted=False),  # {names:or} → "cleo oder dora"
+    "and": _list_spec(_and, quoted=False),  # {modes:and:keine} → "zombie und mythic" or "keine"
+    "quoted_or": _list_spec(_or, quoted=True),  # {valid:quoted_or} → "„weiter“ oder „stopp“"
+    "quoted_and": _list_spec(_and, quoted=True),
     "elide": _elide,  # {player:elide:de} → "d'anna" / "de ben" (French)
     "or_each": _or_each,  # {victims:or_each:à} → "à anna ou à ben" (French repeats the preposition)
     "code": lambda lang, value, args: markup.code(value),  # `{seed}` in a neutral template (bot.markup)
@@ -446,3 +486,12 @@ class _Facts(dict[str, Any]):
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+def _forget() -> None:
+    """Drop every catalogue and template read (the registry of languages changed)."""
+    for cached in (catalogue, _shared, game_catalogue, _fallbacks, _template, _formatter, _joiners):
+        cached.cache_clear()
+
+
+LANGUAGES.on_refresh(_forget)

@@ -86,14 +86,14 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # --- the application -------------------------------------------------------------------------------
 
 
-def make_app(pages: Pages, *, default_language: str = "de", listing: bool = True) -> web.Application:
+def make_app(pages: Pages, *, default_language: str = texts.DEFAULT, listing: bool = True) -> web.Application:
     """The site over ``pages``; ``default_language`` words the start and error pages when the browser
     names none of de, en, fr; ``listing=False`` (WEB_INDEX=off) makes the start page list nothing."""
     app = web.Application(middlewares=[_watched, _read_only, _errors])
     app[PAGES_KEY] = pages
     app[STATIC_KEY] = _static_files()
     app[JINJA_KEY] = _environment()
-    app[DEFAULT_LANGUAGE_KEY] = default_language if default_language in texts.LANGUAGES else "de"
+    app[DEFAULT_LANGUAGE_KEY] = default_language if default_language in texts.LANGUAGES else texts.DEFAULT
     app[INDEX_KEY] = listing
     app.router.add_get("/", index)
     # A token is what secrets.token_urlsafe writes; anything else is no page, without a query.
@@ -266,9 +266,9 @@ async def static(request: web.Request) -> web.Response:
 
 
 def browser_language(request: web.Request) -> str:
-    """The first of de, en, fr the browser asks for (Accept-Language), else the site's default."""
+    """The first registered language the browser asks for (Accept-Language), else the site's default."""
     for part in request.headers.get("Accept-Language", "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
+        code = part.split(";")[0].strip().replace("_", "-").split("-")[0].lower()
         if code in texts.LANGUAGES:
             return code
     return request.app[DEFAULT_LANGUAGE_KEY]

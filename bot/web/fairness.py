@@ -111,15 +111,20 @@ def verdict(p: float, enough: bool) -> str:
     return "fair_unusual" if p < UNUSUAL_BELOW else "fair_usual"
 
 
-def p_text(p: float) -> str:
-    """A p-value as people read it: 0.003, 0.42, < 0.0001."""
+def _point(value: float, digits: int) -> str:
+    return f"{value:.{digits}f}"
+
+
+def p_text(p: float, decimal: Callable[[float, int], str] = _point) -> str:
+    """A p-value as people read it: 0.003, 0.42, < 0.0001 (``decimal`` writes a number with so many
+    digits: a language's own decimal mark)."""
     if p < 0.0001:
-        return "< 0.0001"
+        return f"< {decimal(0.0001, 4)}"
     if p < 0.001:
-        return f"{p:.4f}"
+        return decimal(p, 4)
     if p < 0.1:
-        return f"{p:.3f}"
-    return f"{p:.2f}"
+        return decimal(p, 3)
+    return decimal(p, 2)
 
 
 @dataclass(frozen=True)

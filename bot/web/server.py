@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from bot.store import ChannelDefaults, Store
+from bot.texts import DEFAULT
 from bot.web.app import ERROR_HEADERS, make_app
 from bot.web.errors import CannotServe
 from bot.web.guard import Guard, connection_ceiling, quiet_accept_failures, raise_file_limit
@@ -50,7 +51,7 @@ class Site:
 
 
 async def start_site(
-    pages: Pages, host: str, port: int, *, default_language: str = "de", listing: bool = True
+    pages: Pages, host: str, port: int, *, default_language: str = DEFAULT, listing: bool = True
 ) -> Site:
     """Serve the pages on ``host:port`` (port 0: any free port) on the running loop; CannotServe when
     nothing can listen there (a busy port). Every connection goes through a :class:`Guard`."""
@@ -84,7 +85,7 @@ async def serve_forever(
     """``croupier web``: open the store and serve until cancelled (Ctrl-C, SIGTERM)."""
     store = await Store.open(db_url, defaults=defaults)
     try:
-        language = (defaults.language if defaults else None) or "de"
+        language = (defaults.language if defaults else None) or DEFAULT
         site = await start_site(Pages(store), host, port, default_language=language, listing=listing)
         if announce:
             print(f"croupier: the tournament pages are on {site.url}/", flush=True)
@@ -135,7 +136,7 @@ class SiteThread:
         self._stop = asyncio.Event()
         store = await Store.open(self.db_url, defaults=self.defaults)
         try:
-            language = (self.defaults.language if self.defaults else None) or "de"
+            language = (self.defaults.language if self.defaults else None) or DEFAULT
             site = await start_site(
                 Pages(store), self.host, self.port, default_language=language, listing=self.listing
             )

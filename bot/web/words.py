@@ -10,15 +10,12 @@ from bot.web.fairness import Fairness, p_text, verdict
 
 def number(value: float, lang: str, digits: int = 2) -> str:
     """A decimal as the language writes it: 3.62 in English, 3,62 in German and French."""
-    shown = f"{value:.{digits}f}"
-    return shown.replace(".", ",") if lang in ("de", "fr") else shown
+    return texts.decimal(lang, value, digits)
 
 
 def verdict_words(p: float, enough: bool, lang: str) -> str:
     """ "nothing unusual (p = 0.42)", "unusual, p = 0.003" or "too few dice to tell"."""
-    shown = p_text(p)
-    if lang in ("de", "fr"):
-        shown = shown.replace(".", ",")
+    shown = p_text(p, lambda value, digits: texts.decimal(lang, value, digits))
     return texts.render(f"web.{verdict(p, enough)}", {"p": shown}, lang)
 
 

@@ -14,6 +14,7 @@ from bot.discord.slash.names import COMMANDS
 from bot.discord.translator import valid_name
 from bot.games import GAMES
 from bot.settings_words import described
+from bot.texts import LANGUAGES
 from tests.discord.helpers import Table, embeds_of, note, refusal, says, slash_name, title
 from tests.discord_emulator import UsageError
 from tests.discord_emulator import permissions as perms
@@ -106,6 +107,16 @@ async def test_commands_are_synced_with_german_and_english_localisations(table: 
     killer = next(c for c in spiel["choices"] if c["value"] == "killer")
     assert killer["name_localizations"]["de"] == says("game.title", "de", "killer")
     assert by_name["export"]["default_member_permissions"] == str(perms.MANAGE_GUILD)
+    sprache = next(o for o in by_name["einstellungen"]["options"] if o["name"] == "sprache")
+    assert [c["value"] for c in sprache["choices"]] == list(LANGUAGES)  # the registered languages
+    french = next(c for c in sprache["choices"] if c["value"] == "fr")
+    assert french["name"] == "Français"  # its own name, and in each locale as CLDR names it there
+    assert [french["name_localizations"][locale] for locale in LOCALES] == [
+        "Französisch",
+        "French",
+        "French",
+        "Français",
+    ]
     assert "default_member_permissions" not in durchgang or durchgang["default_member_permissions"] is None
 
 

@@ -9,9 +9,8 @@ import discord
 from discord import app_commands
 
 from bot.discord.front import front_of
-from bot.discord.slash.names import choices, command, described, renamed
+from bot.discord.slash.names import choices, command, described, language_choices, renamed
 from bot.service.requests import ChangeSettings, Moderate, NewTournament
-from bot.texts import LANGUAGES
 
 SWITCH = ("on", "off")  # the values /settings reads for a switch (bot/settings_words.py)
 
@@ -20,7 +19,7 @@ SWITCH = ("on", "off")  # the values /settings reads for a switch (bot/settings_
 @app_commands.rename(**renamed("sprache", "moderatorrolle", "zugzeit", "threads", "web", "liste"))
 @app_commands.describe(**described("sprache", "moderatorrolle", "zugzeit", "threads", "web", "liste"))
 @app_commands.choices(
-    sprache=choices("language", LANGUAGES),
+    sprache=language_choices(),
     threads=choices("switch", SWITCH),
     web=choices("switch", SWITCH),
     liste=choices("switch", SWITCH),

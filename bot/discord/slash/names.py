@@ -110,6 +110,14 @@ def choices(kind: str, values: Sequence[str]) -> list[app_commands.Choice[str]]:
     ]
 
 
+def language_choices() -> list[app_commands.Choice[str]]:
+    """The registered languages, each under its own name, translated for each locale from CLDR."""
+    return [
+        app_commands.Choice(name=locale_str(language.name, language=code), value=code)
+        for code, language in texts.LANGUAGES.items()
+    ]
+
+
 def game_choices() -> list[app_commands.Choice[str]]:
     """The registered games, each named by its own catalogue's title in the user's language."""
     return [
