@@ -32,6 +32,7 @@ import aiohttp
 
 from bot.replies import Reply
 from bot.service.croupier import Croupier, seed_from_text
+from bot.service.fairness import p_text
 from bot.service.requests import (
     Adjust,
     ChangeSettings,
@@ -41,10 +42,9 @@ from bot.service.requests import (
     NewTournament,
     OpenGame,
     Press,
+    WebStats,
 )
 from bot.store import Store
-from bot.web.fairness import p_text
-from bot.web.pages import Pages
 from bot.web.server import start_site
 from engine.game import Close, Join, Start
 
@@ -219,7 +219,7 @@ async def run(screenshots: Path | None = None, sizes: Sizes = Sizes()) -> None:
     with tempfile.TemporaryDirectory(prefix="croupier-web-bench-") as folder:
         store = await Store.open(f"sqlite:///{folder}/bench.sqlite3")
         try:
-            site = await start_site(Pages(store), "127.0.0.1", 0)
+            site = await start_site(Croupier(store=store), "127.0.0.1", 0)
             croupier = Croupier(store=store, seed_source=seed_from_text("web-bench"), web_base_url=site.url)
             channel = Channel(croupier)  # the README's tournament: four Durchgänge of five or six players
             await croupier.handle(Moderate(channel.msg("mod"), NewTournament("Herbstturnier 2026")))
@@ -261,7 +261,7 @@ async def run(screenshots: Path | None = None, sizes: Sizes = Sizes()) -> None:
                 games=huge_games,
                 dice=huge_dice,
             )
-            stats = await Pages(store).stats("web-bench-10k")
+            stats = await Croupier(store=store).handle(WebStats("web-bench-10k"))
             assert stats is not None
             faces = stats[2].faces
             print(

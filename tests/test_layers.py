@@ -21,16 +21,6 @@ ALLOWED_IMPORTS = {
     "bot.service.croupier": {"Croupier", "seed_from_text"},  # the composition roots start the service
 }
 SERVICE_MEMBERS = {"handle", "clock"}
-# What front-end modules still reach past ``handle`` (issue 21, each to go): the web pages' read model
-# renders with the service's narrator, reads corrections and standings, and lists topics itself.
-NOT_YET: dict[str, set[str]] = {
-    "bot/web/pages.py": {
-        "bot.service.corrections",
-        "bot.service.rendering",
-        "bot.service.standings",
-        "bot.service.topics",
-    },
-}
 # The command line starts every front end, Discord's included.
 IMPORTS_DISCORD = {"bot/cli.py"}
 MODULE_LINES_MAX = 600
@@ -80,16 +70,13 @@ def croupier_members(tree: ast.AST) -> Iterator[tuple[int, str]]:
 @pytest.mark.parametrize("path", list(front_end_modules()), ids=relative)
 def test_a_front_end_reaches_the_service_only_through_handle(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    allowed_here = NOT_YET.get(relative(path), set())
     wrong = [
-        f"from {module} import {name}"
-        for module, name in service_imports(tree)
-        if module not in allowed_here and not allowed(module, name)
+        f"from {module} import {name}" for module, name in service_imports(tree) if not allowed(module, name)
     ]
     wrong += [
         f"line {line}: croupier.{attr}"
         for line, attr in croupier_members(tree)
-        if attr not in SERVICE_MEMBERS and f"croupier.{attr}" not in allowed_here
+        if attr not in SERVICE_MEMBERS
     ]
     assert wrong == []
 

@@ -28,12 +28,13 @@ from bot import odds_tables
 from bot.games import language_of
 from bot.observability import requests
 from bot.replies import Reply
-from bot.service import deadlines, deliveries, forum, moderation, playing, queries
+from bot.service import deadlines, deliveries, forum, moderation, playing, queries, web_pages
 from bot.service.acknowledgements import Acknowledgements, riding
 from bot.service.channels import holds_role, key_of
 from bot.service.keyed_locks import KeyedLocks
 from bot.service.once import OncePer
 from bot.service.open_kinds import OpenKinds
+from bot.service.pages import Pages
 from bot.service.rendering import Narrator
 from bot.service.requests import Handlers, InChannel, Incoming, Request
 from bot.service.thread_plans import ThreadPlans
@@ -67,6 +68,7 @@ HANDLERS: Handlers = {
     **queries.HANDLERS,
     **deadlines.HANDLERS,
     **deliveries.HANDLERS,
+    **web_pages.HANDLERS,
 }
 
 
@@ -91,6 +93,11 @@ class Croupier:
     @cached_property
     def narrator(self) -> Narrator:
         return Narrator(boards=self.boards)
+
+    @cached_property
+    def pages(self) -> Pages:
+        """The web pages' read model, with its memo of each closed game's dice."""
+        return Pages(self.store)
 
     @property
     def verifiable(self) -> bool:

@@ -20,11 +20,13 @@ from bot.exports import StandingsTable
 from bot.replies import Reply
 from bot.service.actions import ChangeSettings, ModeratorAction, NewTournament, OpenGame
 from bot.service.corrections import MAX_ADJUSTMENT, MAX_REASON, Adjust, Audit, Disqualify, Reinstate, Undo
+from bot.service.fairness import FACES, Fairness, p_text, verdict
 from bot.service.forum import PLAYED_IN_THREAD, RESULT, THREAD, Closing, Pending, Reminder
 from bot.service.moves import might_be_command
+from bot.service.pages import GamePage, LiveGame, TournamentLink, TournamentPage, Voided
 from bot.service.suggestions import Suggestion
 from bot.service.verify import Report
-from bot.store import CatchUpPoint, ChannelDefaults
+from bot.store import CatchUpPoint, ChannelDefaults, Tournament
 from engine.game import Command
 from engine.numbers import SNOWFLAKE_MAX, whole_number
 
@@ -265,6 +267,54 @@ class FinalState(Request[tuple[dict[str, Any], int] | None]):
     game_id: int
 
 
+# --- the web pages (bot/service/pages.py): read-only, answered outside any channel frame ----------------
+
+
+@dataclass(frozen=True)
+class WebIndex(Request[tuple[TournamentLink, ...]]):
+    """The tournaments of the channels their moderators listed on the start page."""
+
+
+@dataclass(frozen=True)
+class WebTournament(Request[TournamentPage | None]):
+    """A tournament of the channel whose pages ``token`` opens (its newest without an id); None when
+    the channel is not on the web."""
+
+    token: str
+    tournament_id: int | None = None
+
+
+@dataclass(frozen=True)
+class WebGame(Request[GamePage | None]):
+    """A game of the channel whose pages ``token`` opens; None otherwise."""
+
+    token: str
+    game_id: int
+
+
+@dataclass(frozen=True)
+class WebLive(Request[LiveGame | None]):
+    """An open game's table now and its moves after the log cursor ``after``."""
+
+    token: str
+    game_id: int
+    after: int = 0
+
+
+@dataclass(frozen=True)
+class WebStats(Request[tuple[str, Tournament, Fairness] | None]):
+    """A tournament's fairness figures and the language to word them in (``croupier stats``; any
+    channel, on the web or not: the operator's command line)."""
+
+    channel: str = "console"
+    tournament_id: int | None = None
+
+
+@dataclass(frozen=True)
+class StoreAddress(Request[str]):
+    """The database's address, for naming it in an outage (the web's 503 page logs it)."""
+
+
 # --- the turn clock --------------------------------------------------------------------------------
 
 
@@ -388,6 +438,7 @@ def role_id_of(role_setting: str) -> str | None:
 
 
 __all__ = [
+    "FACES",
     "MAX_ADJUSTMENT",
     "MAX_REASON",
     "NOTHING_OPEN",
@@ -407,13 +458,16 @@ __all__ = [
     "Disqualify",
     "DueIn",
     "Export",
+    "Fairness",
     "FinalState",
     "Flush",
+    "GamePage",
     "Help",
     "InChannel",
     "Incoming",
     "Info",
     "Line",
+    "LiveGame",
     "Moderate",
     "Move",
     "NewTournament",
@@ -435,16 +489,27 @@ __all__ = [
     "Request",
     "Rules",
     "Standings",
+    "StoreAddress",
     "Suggest",
     "Suggestion",
     "TableOf",
     "Tick",
+    "TournamentLink",
+    "TournamentPage",
     "Tournaments",
     "Undeliverable",
     "Undo",
     "Verify",
     "VerifyAll",
+    "Voided",
     "Waiting",
+    "WebGame",
+    "WebIndex",
+    "WebLive",
+    "WebStats",
+    "WebTournament",
     "might_be_command",
+    "p_text",
     "role_id_of",
+    "verdict",
 ]

@@ -132,7 +132,7 @@ class UnitOfWork:
 
     @cached_property
     def web(self) -> WebPages:
-        """Web visibility and the pages' reads (bot/web/pages.py)."""
+        """Web visibility and the pages' reads (bot/service/pages.py)."""
         return WebPages(self._tx, self.games)
 
     @cached_property

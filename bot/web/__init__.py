@@ -1,5 +1,6 @@
 """The tournament on the web: live standings, every game's record, dice verified in the browser,
-fairness statistics. A read-only front end over :mod:`bot.web.pages` (see :mod:`bot.web.app`).
+fairness statistics. A read-only front end over the croupier service's page read model,
+:mod:`bot.service.pages` (see :mod:`bot.web.app`).
 
 The package imports its web stack (aiohttp, Jinja2) only when one of these names is first used, so
 the command line can name :class:`~bot.web.errors.CannotServe` without paying for it.

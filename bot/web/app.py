@@ -1,12 +1,13 @@
-"""The web front end: aiohttp routes that draw :mod:`bot.web.pages` values with Jinja2 templates.
+"""The web front end: aiohttp routes that draw the pages the croupier service answers (its read model,
+:mod:`bot.service.pages`) with Jinja2 templates.
 
 Read-only by construction: only GET and HEAD are answered (anything else is 405), and every handler
-asks the :class:`~bot.web.pages.Pages` service, which runs one read-only unit of work; this module never
-touches the store. Every text goes through Jinja's autoescaping; the Content-Security-Policy allows
-scripts and styles from this server only (no inline ones), and every asset is served from here, so the
-pages work offline. A database outage answers a 503 page, any other failure a 500 page — both
-``no-store`` and without details; the log names the route, never the address (it holds the secret
-token).
+asks the service through :meth:`~bot.service.croupier.Croupier.handle` (``WebTournament``, ``WebGame``,
+…), which runs one read-only unit of work; this module never touches the store. Every text goes
+through Jinja's autoescaping; the Content-Security-Policy allows scripts and styles from this server
+only (no inline ones), and every asset is served from here, so the pages work offline. A database
+outage answers a 503 page, any other failure a 500 page — both ``no-store`` and without details; the
+log names the route, never the address (it holds the secret token).
 
 Routes::
 
@@ -31,17 +32,17 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from bot import texts
 from bot.exports import StandingsRow
+from bot.service.croupier import Croupier
+from bot.service.requests import FACES, StoreAddress, Voided, WebGame, WebIndex, WebLive, WebTournament
 from bot.web.chart import chart_of
-from bot.web.fairness import FACES
 from bot.web.guard import answering
 from bot.web.outage import described, outage
-from bot.web.pages import Pages, Voided
 from bot.web.words import number, verdict_words
 from engine.numbers import ID_MAX, whole_number
 
 log = logging.getLogger(__name__)
 
-PAGES_KEY = web.AppKey("pages", Pages)
+CROUPIER_KEY = web.AppKey("croupier", Croupier)
 STATIC_KEY = web.AppKey("static", dict)
 JINJA_KEY = web.AppKey("jinja", Environment)
 DEFAULT_LANGUAGE_KEY = web.AppKey("default_language", str)
@@ -86,11 +87,14 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # --- the application -------------------------------------------------------------------------------
 
 
-def make_app(pages: Pages, *, default_language: str = texts.DEFAULT, listing: bool = True) -> web.Application:
-    """The site over ``pages``; ``default_language`` words the start and error pages when the browser
-    names none of de, en, fr; ``listing=False`` (WEB_INDEX=off) makes the start page list nothing."""
+def make_app(
+    croupier: Croupier, *, default_language: str = texts.DEFAULT, listing: bool = True
+) -> web.Application:
+    """The site the service ``croupier`` answers; ``default_language`` words the start and error pages
+    when the browser names none of de, en, fr; ``listing=False`` (WEB_INDEX=off) makes the start page
+    list nothing."""
     app = web.Application(middlewares=[_watched, _read_only, _errors])
-    app[PAGES_KEY] = pages
+    app[CROUPIER_KEY] = croupier
     app[STATIC_KEY] = _static_files()
     app[JINJA_KEY] = _environment()
     app[DEFAULT_LANGUAGE_KEY] = default_language if default_language in texts.LANGUAGES else texts.DEFAULT
@@ -164,7 +168,7 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPException:
         raise
     except Exception as error:
-        down = outage(error, request.app[PAGES_KEY].store.url)
+        down = outage(error, await request.app[CROUPIER_KEY].handle(StoreAddress()))
         if down is None:
             log.error("web page %s failed: %s", route_of(request), described(error))
             if request.path.endswith(".json"):
@@ -197,7 +201,7 @@ async def index(request: web.Request) -> web.Response:
     """The tournaments moderators listed; none, without asking the database, where the operator turned
     the list off (the pages themselves stay reachable by their addresses)."""
     listing = request.app[INDEX_KEY]
-    links = await request.app[PAGES_KEY].index() if listing else ()
+    links = await request.app[CROUPIER_KEY].handle(WebIndex()) if listing else ()
     lang = browser_language(request)
     return _page(request, "index.html", lang, links=links, listing=listing)
 
@@ -214,7 +218,7 @@ def _id_in_path(request: web.Request, name: str) -> int:
 async def tournament(request: web.Request) -> web.Response:
     token = request.match_info["token"]
     wanted = _id_in_path(request, "tournament_id") if "tournament_id" in request.match_info else None
-    page = await request.app[PAGES_KEY].tournament(token, wanted)
+    page = await request.app[CROUPIER_KEY].handle(WebTournament(token, wanted))
     if page is None:
         raise web.HTTPNotFound()
     return _page(
@@ -232,7 +236,7 @@ async def tournament(request: web.Request) -> web.Response:
 
 async def game(request: web.Request) -> web.Response:
     token = request.match_info["token"]
-    page = await request.app[PAGES_KEY].game(token, _id_in_path(request, "game_id"))
+    page = await request.app[CROUPIER_KEY].handle(WebGame(token, _id_in_path(request, "game_id")))
     if page is None:
         raise web.HTTPNotFound()
     return _page(request, "game.html", page.language, page=page)
@@ -244,7 +248,7 @@ async def live(request: web.Request) -> web.Response:
     cursor = whole_number(request.query.get("after", "0"), ID_MAX)  # a log entry's id
     if cursor is None:
         return _json_error(400, "bad_request")
-    update = await request.app[PAGES_KEY].live(token, game_id, cursor)
+    update = await request.app[CROUPIER_KEY].handle(WebLive(token, game_id, cursor))
     if update is None:
         raise web.HTTPNotFound()
     return web.json_response(update.to_json(), headers={"Cache-Control": LIVE_CACHE})

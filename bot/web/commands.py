@@ -16,10 +16,11 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
+from bot.service.croupier import Croupier
+from bot.service.requests import WebStats
 from bot.settings import DEFAULT_WEB_PORT, Settings
 from bot.store import ChannelDefaults, Store
 from bot.web.errors import CannotServe
-from bot.web.pages import Pages
 from bot.web.server import SiteThread, serve_forever
 from bot.web.words import fairness_json, fairness_text
 
@@ -39,7 +40,7 @@ def serve_command(settings: Settings, db_url: str, host: str | None, port: int |
 
 async def stats_command(store: Store, channel: str, tournament_id: int | None, as_json: bool) -> int:
     """``croupier stats``: the fairness figures of a tournament, in its channel's language."""
-    found = await Pages(store).stats(channel, tournament_id)
+    found = await Croupier(store=store).handle(WebStats(channel, tournament_id))
     if found is None:
         print("croupier: no such tournament", file=sys.stderr)
         return 1

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from bot.service.croupier import Croupier
 from bot.store import ChannelDefaults, Store
 from bot.texts import DEFAULT
 from bot.web.app import ERROR_HEADERS, make_app
 from bot.web.errors import CannotServe
 from bot.web.guard import Guard, connection_ceiling, quiet_accept_failures, raise_file_limit
-from bot.web.pages import Pages
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +51,12 @@ class Site:
 
 
 async def start_site(
-    pages: Pages, host: str, port: int, *, default_language: str = DEFAULT, listing: bool = True
+    croupier: Croupier, host: str, port: int, *, default_language: str = DEFAULT, listing: bool = True
 ) -> Site:
-    """Serve the pages on ``host:port`` (port 0: any free port) on the running loop; CannotServe when
-    nothing can listen there (a busy port). Every connection goes through a :class:`Guard`."""
-    app = make_app(pages, default_language=default_language, listing=listing)
+    """Serve the pages ``croupier`` answers on ``host:port`` (port 0: any free port) on the running
+    loop; CannotServe when nothing can listen there (a busy port). Every connection goes through a
+    :class:`Guard`."""
+    app = make_app(croupier, default_language=default_language, listing=listing)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     ceiling = connection_ceiling(raise_file_limit())
@@ -86,7 +87,7 @@ async def serve_forever(
     store = await Store.open(db_url, defaults=defaults)
     try:
         language = (defaults.language if defaults else None) or DEFAULT
-        site = await start_site(Pages(store), host, port, default_language=language, listing=listing)
+        site = await start_site(Croupier(store=store), host, port, default_language=language, listing=listing)
         if announce:
             print(f"croupier: the tournament pages are on {site.url}/", flush=True)
         try:
@@ -138,7 +139,7 @@ class SiteThread:
         try:
             language = (self.defaults.language if self.defaults else None) or DEFAULT
             site = await start_site(
-                Pages(store), self.host, self.port, default_language=language, listing=self.listing
+                Croupier(store=store), self.host, self.port, default_language=language, listing=self.listing
             )
             self.url = site.url
             self._ready.set()

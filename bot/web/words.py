@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import texts
-from bot.web.fairness import Fairness, p_text, verdict
+from bot.service.requests import Fairness, p_text, verdict
 
 
 def number(value: float, lang: str, digits: int = 2) -> str:

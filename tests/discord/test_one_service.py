@@ -14,7 +14,6 @@ from bot.console.terminal import Console
 from bot.discord import escape
 from bot.service.requests import ChangeSettings, Incoming, Moderate
 from bot.web import make_app
-from bot.web.pages import Pages
 from tests.discord.helpers import Table, never_pings_broadly, says, story
 
 NICK = "*ben*_<@&1>"
@@ -74,7 +73,7 @@ async def test_one_service_spells_for_discord_the_console_and_the_web(table: Tab
     token = next(line for line in turned_on.lines if "/t/" in line).rsplit("/", 1)[1]
     record = await table.game()
     assert record is not None
-    client = TestClient(TestServer(make_app(Pages(table.store))))
+    client = TestClient(TestServer(make_app(croupier)))
     await client.start_server()
     try:
         page = await (await client.get(f"/t/{token}/game/{record.id}")).text()

@@ -25,7 +25,6 @@ from bot.service.croupier import Croupier
 from bot.service.rendering import Narrator
 from bot.store import ChannelDefaults, Store
 from bot.web import make_app
-from bot.web.pages import Pages
 from tests.dice import Dice
 from tests.discord.helpers import (
     READY_QUICKLY,
@@ -195,7 +194,7 @@ async def test_a_nickname_that_is_at_another_players_id_is_that_nickname_on_the_
         address = next(word for word in on.embeds[0]["description"].split() if "/t/" in word)
     record = await table.game()
     assert record is not None
-    client = TestClient(TestServer(make_app(Pages(table.store))))
+    client = TestClient(TestServer(make_app(croupier)))
     await client.start_server()
     try:
         response = await client.get("/t/" + address.split("/t/", 1)[1] + f"/game/{record.id}")

@@ -30,10 +30,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.service.croupier import Croupier
 from bot.store import Store
 from bot.web.app import SECURITY_HEADERS
 from bot.web.guard import HEAD_TIMEOUT_S
-from bot.web.pages import Pages
 from bot.web.server import start_site
 from tests.web.processes import REPO, environment, own_loopback
 
@@ -184,7 +184,7 @@ async def test_a_malformed_request_is_answered_like_a_page_without_quoting_it(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     store = await Store.open(db_url)
-    site = await start_site(Pages(store), "127.0.0.1", 0)
+    site = await start_site(Croupier(store=store), "127.0.0.1", 0)
     try:
         host, port = site.url.removeprefix("http://").rsplit(":", 1)
         answer = await _raw(host, int(port), request_bytes)

@@ -8,7 +8,6 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.web import make_app
-from bot.web.pages import Pages
 from tests.web.rooms import Room
 
 
@@ -24,8 +23,8 @@ async def room(db_url: str) -> AsyncIterator[Room]:
 
 @pytest.fixture
 async def client(room: Room) -> AsyncIterator[TestClient]:
-    """The site over the room's store, through aiohttp's test client."""
-    test_client = TestClient(TestServer(make_app(Pages(room.store))))
+    """The site the room's croupier answers, through aiohttp's test client."""
+    test_client = TestClient(TestServer(make_app(room.console.croupier)))
     await test_client.start_server()
     try:
         yield test_client

@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 from bot.console.terminal import Answer, Console
 from bot.service.croupier import Croupier, seed_from_text
 from bot.store import Store
-from bot.web.pages import Pages
 from bot.web.server import Site, start_site
 
 T = TypeVar("T")
@@ -35,10 +34,10 @@ class Room:
     @classmethod
     async def open(cls, db_url: str, *, serve: bool = True, seed: str = "web-tests") -> Room:
         store = await Store.open(db_url)
-        site = await start_site(Pages(store), "127.0.0.1", 0) if serve else None
-        croupier = Croupier(
-            store=store, seed_source=seed_from_text(seed), web_base_url=site.url if site else "http://x"
-        )
+        croupier = Croupier(store=store, seed_source=seed_from_text(seed), web_base_url="http://x")
+        site = await start_site(croupier, "127.0.0.1", 0) if serve else None
+        if site is not None:
+            croupier.web_base_url = site.url  # known once the site listens: /settings web=on hands it out
         console = Console(croupier, moderators=frozenset({MODERATOR}), admins=frozenset({MODERATOR}))
         return cls(store, console, site)
 

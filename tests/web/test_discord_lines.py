@@ -12,8 +12,8 @@ from typing import Any
 
 from bot import markup
 from bot.discord.escape import name
+from bot.service.pages import _move, web_line
 from bot.store import LogEntry
-from bot.web.pages import _move, web_line
 
 NOW = datetime(2026, 12, 2, 20, 0, tzinfo=UTC)
 
@@ -94,7 +94,8 @@ def test_the_web_the_service_and_the_console_load_without_the_discord_front_end(
     """The pages read the neutral log entries themselves: serving them (or the console) loads nothing
     of the Discord front end."""
     code = (
-        "import sys, bot.web.pages, bot.web.app, bot.web.server, bot.service.croupier, bot.console.terminal\n"
+        "import sys, bot.service.pages, bot.web.app, bot.web.server, bot.service.croupier\n"
+        "import bot.console.terminal\n"
         "print(sorted(m for m in sys.modules if m.startswith('bot.discord')))"
     )
     command = [sys.executable, "-c", code]

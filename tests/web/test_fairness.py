@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from bot.texts import render
-from bot.web.fairness import (
+from bot.service.fairness import (
     DiceMemo,
     chi2_sf_5,
     counts_of,
@@ -23,7 +22,8 @@ from bot.web.fairness import (
     luck_of,
     verdict,
 )
-from bot.web.pages import Pages
+from bot.service.requests import WebStats
+from bot.texts import render
 from bot.web.words import fairness_text, verdict_words
 from engine.dice import derive_die
 from tests.web.rooms import Room, durchgang
@@ -104,7 +104,7 @@ async def test_croupier_stats_counts_every_die_of_the_tournament(
     logged = [face for entry in entries for face in entry.dice]
     rolled = sorted({entry.actor for entry in entries})
     assert len(rolled) >= 2
-    stats = await Pages(room.store).stats()
+    stats = await room.console.croupier.handle(WebStats())
     assert stats is not None
     lang, _, fairness = stats
     assert lang == "de"

@@ -18,6 +18,7 @@ from markupsafe import escape
 from bot.discord.context import from_message
 from bot.exports import to_json
 from bot.service.croupier import Croupier
+from bot.service.pages import without_ids
 from bot.service.requests import (
     ChangeSettings,
     Incoming,
@@ -27,12 +28,12 @@ from bot.service.requests import (
     NewTournament,
     OpenGame,
     TableOf,
+    WebGame,
 )
 from bot.store import StoreUnavailable
 from bot.texts import render
 from bot.web import make_app
 from bot.web.app import CONTENT_SECURITY_POLICY, STATIC_CACHE
-from bot.web.pages import Pages, without_ids
 from engine.game import Close, Join, Start
 from tests.dice import scripted
 from tests.web.rooms import Room, durchgang
@@ -173,7 +174,8 @@ async def test_the_start_page_lists_nothing_where_the_operator_turned_the_index_
     await room.say(*durchgang(["anna", "ben"]))
     address = await room.web_on(listed=True)
     asked: list[str] = []
-    pages = Pages(room.store)
+    croupier = Croupier(store=room.store)
+    pages = croupier.pages
     listing = pages.index
 
     async def counted() -> tuple[object, ...]:
@@ -181,7 +183,7 @@ async def test_the_start_page_lists_nothing_where_the_operator_turned_the_index_
         return await listing()
 
     pages.index = counted  # type: ignore[method-assign]
-    test_client = TestClient(TestServer(make_app(pages, listing=False)))
+    test_client = TestClient(TestServer(make_app(croupier, listing=False)))
     await test_client.start_server()
     try:
         index = await (await test_client.get("/")).text()
@@ -380,11 +382,10 @@ async def test_people_are_shown_by_name_only_and_an_open_game_keeps_its_seed(roo
     await croupier.handle(Line(msg("Ben", f"raube <@{ids['Anna']}> <@&5551234567> <#5557654321>")))
     reply = await croupier.handle(Moderate(msg("Mod"), ChangeSettings({"web": "on", "listed": "on"})))
     token = next(line for line in reply.lines if "/t/" in line).rsplit("/", 1)[1]
-    pages = Pages(room.store)
-    test_client = TestClient(TestServer(make_app(pages)))
+    test_client = TestClient(TestServer(make_app(croupier)))
     await test_client.start_server()
     try:
-        game = await pages.game(token, 1)
+        game = await croupier.handle(WebGame(token, 1))
         assert game is not None
         assert game.seed is None
         with room.store.transaction(read_only=True) as uow:
@@ -460,7 +461,7 @@ async def test_a_mention_typed_on_discord_shows_the_name_not_the_id(room: Room) 
         Moderate(message("Mod", "/settings web=on"), ChangeSettings({"web": "on", "listed": "on"}))
     )
     token = next(line for line in reply.lines if "/t/" in line).rsplit("/", 1)[1]
-    test_client = TestClient(TestServer(make_app(Pages(room.store))))
+    test_client = TestClient(TestServer(make_app(croupier)))
     await test_client.start_server()
     try:
         shown = []

@@ -23,7 +23,6 @@ from bot.store.repositories import log_t
 from bot.store.uow import POSTGRES_WORKERS
 from bot.texts import render
 from bot.web import make_app
-from bot.web.pages import Pages
 from tests.faults.pgcluster import private_cluster
 from tests.web.rooms import Room, durchgang
 
@@ -38,7 +37,7 @@ async def served(room: Room) -> tuple[TestClient, list[str]]:
     """The site over the room's store, and the addresses of its pages (index, tournament, game, live)."""
     await room.say(*durchgang(["anna", "ben"]))
     address = path_of(await room.web_on())
-    client = TestClient(TestServer(make_app(Pages(room.store))))
+    client = TestClient(TestServer(make_app(room.console.croupier)))
     await client.start_server()
     pages = ["/", address, address + "/game/1", address + "/game/1/live.json"]
     for page in pages:

@@ -9,7 +9,7 @@
   d6), the z score and its two-sided p-value.
 * :func:`verdict`: the words people read — "nothing unusual", "unusual, p = 0.003", or "too few dice".
 
-Pure functions over counts: :mod:`bot.web.pages` gathers the dice (through the store) and
+Pure functions over counts: :mod:`bot.service.pages` gathers the dice (through the store) and
 ``croupier stats`` prints them.
 """
 

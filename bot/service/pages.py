@@ -24,6 +24,7 @@ from bot.games import DEFAULT_LANGUAGE, GAMES
 from bot.markup import plain
 from bot.replies import logged
 from bot.service.corrections import correction_line, named_as_shown
+from bot.service.fairness import DiceMemo, Fairness, fairness_of
 from bot.service.rendering import Narrator
 from bot.service.standings import standings_of
 from bot.service.topics import explained
@@ -31,7 +32,6 @@ from bot.shown_names import distinguished
 from bot.spelling import CONSOLE
 from bot.store import Correction, GameRecord, LogEntry, Store, StoreUnavailable, Tournament, UnitOfWork
 from bot.store.repositories import VisibleChannel
-from bot.web.fairness import DiceMemo, Fairness, fairness_of
 from engine.game import Game
 
 T = TypeVar("T")
