@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from bot import markup
 from bot.games import GAMES, language_of
@@ -334,9 +334,10 @@ class Adjust:
 
 
 @dataclass(frozen=True)
-class Disqualify:
-    """Take a player out of the tournament's standings and its further games."""
+class _Standing:
+    """A change of a player's standing in the tournament (``kind`` names it in the corrections)."""
 
+    kind: ClassVar[str]
     player: str
     reason: str
 
@@ -346,23 +347,21 @@ class Disqualify:
         return _check_reason(self.reason)
 
     def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
-        return _standing(uow, ctx, "disqualify", self.player, self.reason)
+        return _standing(uow, ctx, self.kind, self.player, self.reason)
 
 
 @dataclass(frozen=True)
-class Reinstate:
+class Disqualify(_Standing):
+    """Take a player out of the tournament's standings and its further games."""
+
+    kind: ClassVar[str] = "disqualify"
+
+
+@dataclass(frozen=True)
+class Reinstate(_Standing):
     """Lift a player's disqualification."""
 
-    player: str
-    reason: str
-
-    def check(self) -> Refusal | None:
-        if not self.player.strip():
-            return Refusal(InvalidCommand("correction_player_missing"))
-        return _check_reason(self.reason)
-
-    def apply(self, uow: UnitOfWork, ctx: Context) -> Done | Refusal:
-        return _standing(uow, ctx, "reinstate", self.player, self.reason)
+    kind: ClassVar[str] = "reinstate"
 
 
 def _standing(uow: UnitOfWork, ctx: Context, kind: str, text: str, reason: str) -> Done | Refusal:

@@ -4,13 +4,12 @@ Import the fixture into a test module to use it."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.games import GAMES
+from tests.plugins import installed
 
 ENTRY_POINT = "[croupier.games]\npig = tests.games.pig:GAME\n"
 
@@ -19,15 +18,5 @@ ENTRY_POINT = "[croupier.games]\npig = tests.games.pig:GAME\n"
 def pig_plugin(tmp_path: Path) -> Iterator[Path]:
     """Pig on the path as an installed distribution. Yields the folder holding it (for subprocesses'
     PYTHONPATH)."""
-    site = tmp_path / "plugins"
-    info = site / "croupier_pig-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: croupier-pig\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(ENTRY_POINT)
-    sys.path.insert(0, str(site))
-    GAMES.refresh()
-    try:
+    with installed(tmp_path, "croupier-pig", ENTRY_POINT) as site:
         yield site
-    finally:
-        sys.path.remove(str(site))
-        GAMES.refresh()

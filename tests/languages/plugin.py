@@ -1,15 +1,13 @@
-"""Installing a language the way a distribution of its own would be installed: a ``*.dist-info``
-folder on the path whose ``entry_points.txt`` names the language's registry entry. That is all
-``importlib.metadata`` — and so :data:`bot.texts.LANGUAGES` — sees of an installed package."""
+"""Dutch installed the way a distribution of its own would be: its registry entry named in the
+``croupier.languages`` entry points of a package on the path (:mod:`tests.plugins`)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bot.texts import LANGUAGES
+from tests import plugins
 
 DUTCH_ENTRY_POINT = "[croupier.languages]\nnl = tests.languages.nl:DUTCH\n"
 
@@ -18,16 +16,6 @@ DUTCH_ENTRY_POINT = "[croupier.languages]\nnl = tests.languages.nl:DUTCH\n"
 def installed(
     folder: Path, name: str = "croupier-nl", entry_points: str = DUTCH_ENTRY_POINT
 ) -> Iterator[Path]:
-    """The distribution ``name`` with ``entry_points`` installed under ``folder`` while inside."""
-    site = folder / "plugins"
-    info = site / f"{name.replace('-', '_')}-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(entry_points)
-    sys.path.insert(0, str(site))
-    LANGUAGES.refresh()
-    try:
+    """The distribution ``name`` with ``entry_points`` (Dutch unless told) installed while inside."""
+    with plugins.installed(folder, name, entry_points) as site:
         yield site
-    finally:
-        sys.path.remove(str(site))
-        LANGUAGES.refresh()
