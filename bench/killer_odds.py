@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.support import Percentiles, emit, utc_now
+from bench.support import Percentiles, cpu_ns, emit, utc_now
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = Path(__file__).with_name("_killer_probe.py")
@@ -68,17 +68,6 @@ def percentiles(samples: list[float]) -> dict[str, float]:
     for ms in samples:
         latencies.add(ms / 1000)
     return {**latencies.figures(), "max_ms": round(max(samples), 3) if samples else 0.0, "runs": len(samples)}
-
-
-def cpu_ns(pid: int) -> int:
-    """CPU time process ``pid``'s threads have used so far, in nanoseconds (``/proc``'s schedstat)."""
-    total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            total += int((task / "schedstat").read_text().split()[0])
-        except (FileNotFoundError, ProcessLookupError):  # a thread that just ended
-            continue
-    return total
 
 
 def idle(pid: int, timeout: float = 60.0) -> None:

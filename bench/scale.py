@@ -47,7 +47,7 @@ from typing import Any
 
 from sqlalchemy import func, insert, select, text
 
-from bench.support import NAMES, backends, emit, memory_mib, postgres_problem, scratch_database
+from bench.support import NAMES, backends, cpu_ns, emit, memory_mib, postgres_problem, scratch_database
 from bot.games import GAMES
 from bot.service.croupier import Croupier, seed_from_text
 from bot.service.requests import Incoming, Line, Moderate, Move, OpenGame
@@ -397,14 +397,8 @@ class Start:
 
 
 def cpu_s(pid: int) -> float:
-    """CPU time process ``pid``'s threads have used so far (``/proc``'s schedstat), in seconds."""
-    total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            total += int((task / "schedstat").read_text().split()[0])
-        except (FileNotFoundError, ProcessLookupError):  # a thread that just ended
-            continue
-    return total / 1e9
+    """CPU time process ``pid``'s threads have used so far, in seconds."""
+    return cpu_ns(pid) / 1e9
 
 
 def first_answer(url: str, line: str) -> Start:

@@ -365,3 +365,14 @@ def mix_share(mix: Counter[str]) -> dict[str, float]:
     """The share of each kind of message, in percent."""
     total = sum(mix.values()) or 1
     return {kind: round(100 * count / total, 1) for kind, count in sorted(mix.items())}
+
+
+def cpu_ns(pid: int) -> int:
+    """CPU time process ``pid``'s threads have used so far, in nanoseconds (``/proc``'s schedstat)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (FileNotFoundError, ProcessLookupError):  # a thread that just ended
+            continue
+    return total
