@@ -178,13 +178,12 @@ class Front:
 
         try:
             await self.ask(Line(from_message(message, text)), then=then)
-        except StoreUnavailable as error:
-            log.warning("store unavailable while handling message %s: %s", message.id, error)
-            if might_be_command(text) and not catching_up and message.guild is not None:
+        except Exception as error:
+            key = failure(error, f"message {message.id} in channel {message.channel.id}")
+            # Only a store outage is worth a note under a line, and only under what may be a command.
+            if key == STORE_DOWN and might_be_command(text) and not catching_up:
                 lang = language_of_locale(message.guild.preferred_locale)
-                self._note_line(message, texts.render("error.store_unavailable", {}, lang), lang)
-        except Exception:
-            log.exception("message %s in channel %s failed", message.id, message.channel.id)
+                self._note_line(message, texts.render(key, {}, lang), lang)
 
     def _after_line(self, message: discord.Message, reply: Reply, catching_up: bool) -> None:
         if reply.silent or reply.duplicate:
@@ -510,18 +509,8 @@ class Front:
 
     async def failed(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         """Any failure of a slash command or a press: a short private note; details to the log."""
-        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        key = failure(error, f"interaction {interaction.id}")
         lang = language_of_locale(interaction.locale)
-        if isinstance(original, StoreUnavailable):
-            log.warning("store unavailable during interaction %s: %s", interaction.id, original)
-            key = "error.store_unavailable"
-        elif isinstance(original, app_commands.NoPrivateMessage):
-            key = "discord.guild_only"
-        elif isinstance(original, app_commands.CheckFailure):
-            key = "error.not_moderator"
-        else:
-            log.error("interaction %s failed", interaction.id, exc_info=original)
-            key = "discord.internal_error"
         answer = self._answers.get(interaction.id) or Answer(interaction)
         try:
             await answer.send(Outgoing([], nobody(), content=texts.render(key, {}, lang)), True)
@@ -529,6 +518,25 @@ class Front:
             log.warning("could not tell the user about the failure of %s: %s", interaction.id, http_error)
         finally:
             await self.forget(answer)
+
+
+STORE_DOWN = "error.store_unavailable"
+
+
+def failure(error: BaseException, what: str) -> str:
+    """The front end's one reading of a failure on the way in (a chat line, a slash command, a press):
+    logged once, at the level it deserves, and answered with the catalogue key of what the user is
+    told. The service has already said "try again" where it could; this is what is left."""
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(original, StoreUnavailable):
+        log.warning("store unavailable during %s: %s", what, original)
+        return STORE_DOWN
+    if isinstance(original, app_commands.NoPrivateMessage):
+        return "discord.guild_only"
+    if isinstance(original, app_commands.CheckFailure):
+        return "error.not_moderator"
+    log.error("%s failed", what, exc_info=original)
+    return "discord.internal_error"
 
 
 def _shards_of(client: discord.Client) -> Collection[int] | None:
