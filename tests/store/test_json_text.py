@@ -38,3 +38,13 @@ def test_text_the_standard_library_wrote_reads_back() -> None:
     assert json_text.loads(json.dumps({"x": "é", "y": [1]})) == {"x": "é", "y": [1]}
     nan = json_text.loads('{"p": NaN}')["p"]  # not JSON, but what json.dumps wrote for a NaN
     assert nan != nan
+
+
+def test_subclasses_of_plain_types_are_written_as_their_base_type() -> None:
+    class Sentence(str):  # as bot.markup's sentences are: a logged reply's lines
+        pass
+
+    value = {"lines": [Sentence("🎲 6 für anna")], "title": Sentence("Durchgang 3")}
+    text = json_text.dumps(value)
+    assert text == '{"lines":["🎲 6 für anna"],"title":"Durchgang 3"}'  # compact: orjson's, not json's
+    assert json_text.loads(text) == json.loads(json.dumps(value))
