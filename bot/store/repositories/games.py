@@ -43,7 +43,7 @@ from bot.store.records import (
     ParticipantRecord,
     SeatLike,
 )
-from bot.store.repositories.log import CommandLog, log_conflicts, log_values, logged_entry
+from bot.store.repositories.log import LOGGED, CommandLog, log_conflicts, log_row, logged_entry
 from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import (
     IS_OPEN,
@@ -104,8 +104,9 @@ _DELETE_PARTICIPANTS = Prepared(
     delete(participants_t).where(participants_t.c.game_id == bindparam("b_game_id"))
 )
 _SEAT_COLUMNS = ("game_id", *PARTICIPANT_FIELDS)
+_SEAT_PARAMETERS = tuple(f"b_{name}" for name in _SEAT_COLUMNS)  # of both statements below
 _INSERT_PARTICIPANTS = Prepared(
-    insert(participants_t).values({name: bindparam(f"b_{name}") for name in _SEAT_COLUMNS})
+    insert(participants_t).values(dict(zip(_SEAT_COLUMNS, map(bindparam, _SEAT_PARAMETERS), strict=True)))
 )
 _UPDATE_PARTICIPANT = Prepared(
     update(participants_t)
@@ -121,6 +122,7 @@ _UPDATE_PARTICIPANT = Prepared(
     )
 )
 _POSTGRESQL = postgresql.dialect()  # type: ignore[no-untyped-call]
+_LOG_PARAMETERS = tuple(f"b_log_{name}" for name in LOGGED)  # the log row's, in the one-statement move
 
 
 @cache
@@ -133,7 +135,6 @@ def _save_and_log_postgresql(columns: tuple[str, ...]) -> Prepared:
     )
     fields = ", ".join(PARTICIPANT_FIELDS)
     changed = ", ".join(f"{name} = excluded.{name}" for name in PARTICIPANT_FIELDS if name != "player")
-    log_columns = [column.name for column in log_t.c if column.name != "id"]
     assignments = ", ".join(
         f"{name} = NULL" if name == _REMINDED else f"{name} = :b_{name}" for name in columns
     )
@@ -153,8 +154,8 @@ def _save_and_log_postgresql(columns: tuple[str, ...]) -> Prepared:
             DELETE FROM participants USING saved
             WHERE participants.game_id = saved.id AND participants.player <> ALL(:b_players)
         )
-        INSERT INTO command_log ({", ".join(log_columns)})
-        SELECT {", ".join(f":b_log_{name}" for name in log_columns)} FROM saved
+        INSERT INTO command_log ({", ".join(LOGGED)})
+        SELECT {", ".join(f":{name}" for name in _LOG_PARAMETERS)} FROM saved
         RETURNING id
         """
     )
@@ -164,7 +165,10 @@ def _save_and_log_postgresql(columns: tuple[str, ...]) -> Prepared:
         bindparam("b_seats", type_=JSONB()),
         bindparam("b_players", type_=ARRAY(participants_t.c.player.type)),
     ]
-    typed += [bindparam(f"b_log_{name}", type_=log_t.c[name].type) for name in log_columns]
+    typed += [
+        bindparam(parameter, type_=log_t.c[name].type)
+        for name, parameter in zip(LOGGED, _LOG_PARAMETERS, strict=True)
+    ]
     return Prepared(statement.bindparams(*typed).columns(log_t.c.id))
 
 
@@ -224,7 +228,7 @@ class Games:
             raise ValueError(f"kind must be a game's name of 1 to {KIND_MAX} characters, not {kind!r}")
         check_instant("now", now)
         check_instant("turn_deadline", turn_deadline)
-        seats = _participant_values(0, participants)  # validated before anything is written
+        seats = _seat_rows(0, participants)  # validated before anything is written
         # Locking the tournament row serialises game creation within it (PostgreSQL; SQLite's unit of
         # work already holds the write lock), so the number below is never taken twice and a second
         # game racing for the channel fails on the open-game index, as GameAlreadyOpen.
@@ -343,22 +347,20 @@ class Games:
                 self._tx.commit()
             return written
         parameters, seats = _save_parameters(save)
-        records = tuple(ParticipantRecord(game_id=save.game_id, **seat) for seat in seats)
-        before = {r.player: r for r in known.participants}
-        changed = [_seat_json(r) for r in records if r != before.get(r.player)]
-        values = log_values(entry)
+        records, changed = _seat_records(save.game_id, seats, known.participants)
+        row = log_row(entry)
         statement_parameters = {
             **parameters,
-            "b_seats": changed,
-            "b_players": [r.player for r in records],
-            **{f"b_log_{key}": value for key, value in values.items()},
+            "b_seats": [dict(zip(PARTICIPANT_FIELDS, seat, strict=True)) for seat in changed],
+            "b_players": [seat[0] for seat in seats],
+            **dict(zip(_LOG_PARAMETERS, row, strict=True)),
         }
         with log_conflicts(entry):
             statement = _save_and_log_postgresql(_changed_columns(known, save))
-            row = self._tx.run(statement, statement_parameters, commit=commit).first()
-        if row is None:
+            written = self._tx.run(statement, statement_parameters, commit=commit).first()
+        if written is None:
             raise self._not_saved(save)
-        return self._saved(known, save, records), logged_entry(row.id, values)
+        return self._saved(known, save, records), logged_entry(written.id, row)
 
     def _not_saved(self, save: GameSave) -> UnknownGame | StaleVersion:
         """Why an update matched no row: the game is gone, or another process saved it first."""
@@ -447,25 +449,25 @@ class Games:
     def _write_participants(
         self,
         game_id: int,
-        seats: Sequence[dict[str, Any]],
+        seats: Sequence[_SeatRow],
         stored: tuple[ParticipantRecord, ...] | None,
     ) -> tuple[ParticipantRecord, ...]:
         """Make the game's participant rows equal ``seats``; ``stored`` (if known) is what they are now."""
-        records = tuple(ParticipantRecord(game_id=game_id, **seat) for seat in seats)
-        if stored is not None and {r.player for r in stored} == {r.player for r in records}:
-            before = {r.player: r for r in stored}
-            changed = [r for r in records if r != before[r.player]]
-            if changed:
-                self._tx.run_many(_UPDATE_PARTICIPANT, [_seat_parameters(r) for r in changed])
+        records, changed = _seat_records(game_id, seats, stored or ())
+        if stored is not None and {r.player for r in stored} == {seat[0] for seat in seats}:
+            if len(changed) == 1:  # a move changes one seat, mostly: one statement, not a batch of one
+                self._tx.run(_UPDATE_PARTICIPANT, _seat_parameters(game_id, changed[0]))
+            elif changed:
+                self._tx.run_many(_UPDATE_PARTICIPANT, [_seat_parameters(game_id, seat) for seat in changed])
         else:
             if stored != ():
                 self._tx.run(_DELETE_PARTICIPANTS, {"b_game_id": game_id})
-            if records:
-                self._tx.run_many(_INSERT_PARTICIPANTS, [_seat_parameters(r) for r in records])
+            if seats:
+                self._tx.run_many(_INSERT_PARTICIPANTS, [_seat_parameters(game_id, seat) for seat in seats])
         return records
 
 
-def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[_SeatRow]]:
     """The game update's parameters and the participant rows, validated before anything is written."""
     if save.status not in GAME_STATUSES:
         raise ValueError(f"status must be one of {', '.join(GAME_STATUSES)}, not {save.status!r}")
@@ -475,7 +477,7 @@ def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[dict[str, Any
         raise ValueError(f"dice_used cannot be negative ({save.dice_used})")
     check_instant("turn_deadline", save.turn_deadline)
     check_instant("closed_at", save.closed_at)
-    seats = _participant_values(save.game_id, save.participants)
+    seats = _seat_rows(save.game_id, save.participants)
     parameters = {
         "b_id": save.game_id,
         "b_expected": save.expected_version,
@@ -490,23 +492,30 @@ def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[dict[str, Any
     return parameters, seats
 
 
-def _seat_parameters(record: ParticipantRecord) -> dict[str, Any]:
-    return {f"b_{field}": getattr(record, field) for field in _SEAT_COLUMNS}
+# A participant row as written: its PARTICIPANT_FIELDS in that order (player, name, position, role, points).
+_SeatRow = tuple[str, str, int, str, int]
 
 
-def _seat_json(record: ParticipantRecord) -> dict[str, Any]:
-    return {field: getattr(record, field) for field in PARTICIPANT_FIELDS}
-
-
-def _participant_values(game_id: int, seats: Iterable[SeatLike]) -> list[dict[str, Any]]:
-    values = [
-        {"player": s.player, "name": s.name, "position": i, "role": s.role, "points": int(s.points)}
-        for i, s in enumerate(seats)
-    ]
-    players = [v["player"] for v in values]
-    if len(set(players)) != len(players):
+def _seat_rows(game_id: int, seats: Iterable[SeatLike]) -> list[_SeatRow]:
+    rows = [(s.player, s.name, i, s.role, int(s.points)) for i, s in enumerate(seats)]
+    if len({row[0] for row in rows}) != len(rows):
+        players = [row[0] for row in rows]
         raise ValueError(f"game {game_id}: a participant appears twice in {players}")
-    return values
+    return rows
+
+
+def _seat_records(
+    game_id: int, seats: Sequence[_SeatRow], stored: Iterable[ParticipantRecord]
+) -> tuple[tuple[ParticipantRecord, ...], list[_SeatRow]]:
+    """The records of ``seats`` and those of them that differ from the ``stored`` records. A seat a
+    move left as it was keeps its stored record: a move changes one or two seats of many."""
+    before = {(r.player, r.name, r.position, r.role, r.points): r for r in stored}
+    records = tuple(before[seat] if seat in before else ParticipantRecord(game_id, *seat) for seat in seats)
+    return records, [seat for seat in seats if seat not in before]
+
+
+def _seat_parameters(game_id: int, seat: _SeatRow) -> dict[str, Any]:
+    return dict(zip(_SEAT_PARAMETERS, (game_id, *seat), strict=True))
 
 
 def _game(row: Row[Any], snapshot: dict[str, Any], participants: Sequence[ParticipantRecord]) -> GameRecord:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,17 +28,22 @@ from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import log_t
 from bot.store.repositories.transaction import Transaction, check_instant, violated
 
+# The columns a log entry writes, in order: a LogEntry's fields after its id are the same, in the same
+# order, so an entry is made from the row as written (see log_row, logged_entry).
+LOGGED = tuple(column.name for column in log_t.c if column.name != "id")
+if tuple(field.name for field in dataclasses.fields(LogEntry))[1:] != LOGGED:
+    raise ImportError("LogEntry's fields must be the command log's columns, in order")
+_PARAMETERS = tuple(f"b_{name}" for name in LOGGED)
+_VALUES: dict[str, Any] = dict(zip(LOGGED, map(bindparam, _PARAMETERS), strict=True))
+
 # Prepared once: every command runs them (see .prepared).
 _FIND_LOG = Prepared(select(log_t).where(log_t.c.message_id == bindparam("b_message_id")), name="LogRow")
-_LOGGED = tuple(column.name for column in log_t.c if column.name != "id")
-_INSERT_LOG = Prepared(
-    insert(log_t).values({name: bindparam(f"b_{name}") for name in _LOGGED}).returning(log_t.c.id)
-)
+_INSERT_LOG = Prepared(insert(log_t).values(_VALUES).returning(log_t.c.id))
 # A message logged unless it was already: one statement instead of a look-up and an insert.
 _INSERT_LOG_ONCE = {
     dialect: Prepared(
         dialect_insert(log_t)
-        .values({name: bindparam(f"b_{name}") for name in _LOGGED})
+        .values(_VALUES)
         .on_conflict_do_nothing(index_elements=[log_t.c.message_id])
         .returning(log_t.c.id)
     )
@@ -97,21 +102,20 @@ class CommandLog:
 
     def append_entry(self, entry: NewLogEntry, *, commit: bool = False) -> LogEntry:
         """:meth:`append` for an entry already put together."""
-        values = log_values(entry)
-        parameters = {f"b_{name}": value for name, value in values.items()}
+        row = log_row(entry)
         with log_conflicts(entry):
-            key = self._tx.run(_INSERT_LOG, parameters, commit=commit).scalar()
-        return logged_entry(key, values)
+            key = self._tx.run(_INSERT_LOG, dict(zip(_PARAMETERS, row, strict=True)), commit=commit).scalar()
+        return logged_entry(key, row)
 
     def append_once(self, entry: NewLogEntry, *, commit: bool = False) -> LogEntry | None:
         """:meth:`append_entry`, except that an id already logged writes nothing and gives None (the
         transaction goes on; :meth:`find` has the earlier entry) — how a refusal is logged: one
         ``INSERT … ON CONFLICT DO NOTHING RETURNING`` instead of a look-up before the insert."""
-        values = log_values(entry)
-        parameters = {f"b_{name}": value for name, value in values.items()}
+        row = log_row(entry)
+        parameters = dict(zip(_PARAMETERS, row, strict=True))
         with log_conflicts(entry):
             key = self._tx.run(_INSERT_LOG_ONCE[self._tx.dialect], parameters, commit=commit).scalar()
-        return None if key is None else logged_entry(key, values)
+        return None if key is None else logged_entry(key, row)
 
     def of_game(self, game_id: int) -> tuple[LogEntry, ...]:
         """A game's entries in the order they were written (for verify and export)."""
@@ -119,42 +123,53 @@ class CommandLog:
         return tuple(_log_entry(row) for row in result)
 
 
-def log_values(entry: NewLogEntry) -> dict[str, Any]:
-    """The log row's columns, validated and turned into JSON-ready values."""
+def log_row(entry: NewLogEntry) -> tuple[Any, ...]:
+    """The log row's columns (:data:`LOGGED`, in order), validated and turned into JSON-ready values;
+    the instant in UTC, as it is read back."""
     check_instant("now", entry.now)
-    return {
-        "message_id": entry.message_id,
-        "game_id": entry.game_id,
-        "channel": entry.channel,
-        "actor": entry.actor,
-        "text": entry.text,
-        "command": dict(entry.command) if entry.command is not None else None,
-        "events": list(entry.events),
-        "dice": [int(face) for face in entry.dice],
-        "dice_from": entry.dice_from,
-        "reply": entry.reply,
-        "created_at": entry.now,
-        "voided_by": None,
-        "delivery": entry.delivery,
-        "delivered_at": None,
-    }
+    return (
+        entry.message_id,
+        entry.game_id,
+        entry.channel,
+        entry.actor,
+        entry.text,
+        dict(entry.command) if entry.command is not None else None,
+        list(entry.events),
+        [int(face) for face in entry.dice],
+        entry.dice_from,
+        entry.reply,
+        entry.now.astimezone(UTC),
+        None,  # voided_by
+        entry.delivery,
+        None,  # delivered_at
+    )
 
 
-def logged_entry(entry_id: int, values: Mapping[str, Any]) -> LogEntry:
-    return LogEntry(id=entry_id, **{**values, "created_at": values["created_at"].astimezone(UTC)})
+def logged_entry(entry_id: int, row: tuple[Any, ...]) -> LogEntry:
+    """The entry of a row :func:`log_row` made, once written as ``entry_id``."""
+    return LogEntry(entry_id, *row)
 
 
-@contextlib.contextmanager
-def log_conflicts(entry: NewLogEntry) -> Iterator[None]:
-    """A log insert's integrity errors as the store's own: the id was logged before, or no such game."""
-    try:
-        yield
-    except exc.IntegrityError as error:
+class log_conflicts:  # lower case: used like the function it was, ``with log_conflicts(entry):``
+    """A log insert's integrity errors as the store's own: the id was logged before, or no such game.
+    (A class, not a generator-based context manager: it wraps every command's log insert.)"""
+
+    __slots__ = ("_entry",)
+
+    def __init__(self, entry: NewLogEntry) -> None:
+        self._entry = entry
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
+        if not isinstance(error, exc.IntegrityError):
+            return
+        entry = self._entry
         if violated(error, "uq_command_log_message_id", "command_log.message_id"):
             raise DuplicateMessage(entry.message_id) from error
         if entry.game_id is not None and "foreign" in str(error.orig).lower():
             raise UnknownGame(entry.game_id) from error
-        raise
 
 
 def _log_entry(row: Row[Any]) -> LogEntry:
