@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, exc
@@ -45,12 +46,25 @@ class Compiled:
     row: type[NamedTuple] | None  # the result rows' type; None for a statement returning none
     results: tuple[tuple[int, Processor], ...]  # result columns whose type converts them on the way out
 
+    # Derived from ``slots``, for arguments(): the caller's values fetched at once in the driver's order
+    # (None when the statement fixes some itself), and the slots whose value a type converts.
+    _take: Callable[[Mapping[str, Any]], Sequence[Any]] | None = field(init=False, repr=False, compare=False)
+    _converts: tuple[tuple[int, Processor], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        given = all(fixed is _GIVEN for _, fixed, _ in self.slots)
+        object.__setattr__(self, "_take", _getter([name for name, _, _ in self.slots]) if given else None)
+        converts = tuple((i, process) for i, (_, _, process) in enumerate(self.slots) if process is not None)
+        object.__setattr__(self, "_converts", converts)
+
     def arguments(self, parameters: Mapping[str, Any]) -> Any:
         """The driver's parameters: a list for a positional driver (sqlite3), else a dict (psycopg)."""
-        values = []
-        for name, fixed, process in self.slots:
-            value = parameters[name] if fixed is _GIVEN else fixed
-            values.append(value if process is None else process(value))
+        if self._take is not None:
+            values = list(self._take(parameters))
+        else:
+            values = [parameters[name] if fixed is _GIVEN else fixed for name, fixed, _ in self.slots]
+        for index, process in self._converts:
+            values[index] = process(values[index])
         if self.positional:
             return values
         return dict(zip((slot[0] for slot in self.slots), values, strict=True))
@@ -111,9 +125,9 @@ class Prepared:
         return Compiled(compiled.string, positional, tuple(slots), row, tuple(results))
 
 
-@dataclass(frozen=True)
-class Ran:
-    """What a prepared statement gave back: its rows (when it returns any) and the rows it touched."""
+class Ran(NamedTuple):
+    """What a prepared statement gave back: its rows (when it returns any) and the rows it touched.
+    (A named tuple: one is made for every statement of the command path.)"""
 
     rows: list[Any]
     rowcount: int
@@ -207,6 +221,14 @@ class Driver:
             raise  # not reached: the line above raises
         finally:
             cursor.close()
+
+
+def _getter(names: Sequence[str]) -> Callable[[Mapping[str, Any]], Sequence[Any]]:
+    """The values of ``names`` in a mapping, as a sequence (``itemgetter`` gives a lone one bare)."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda parameters: (parameters[name],)
+    return itemgetter(*names) if names else lambda _: ()
 
 
 def _send(cursor: Any, sql: str, arguments: Any, many: bool) -> None:
