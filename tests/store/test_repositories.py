@@ -780,6 +780,38 @@ async def test_a_message_logged_once_is_not_logged_again_and_the_transaction_goe
         assert uow.log.find("refused-1") == first
 
 
+async def test_a_move_writes_only_the_seats_it_changes_and_keeps_the_others_records(store: Store) -> None:
+    """A seat a move left as it was is not written again, and its record is the stored one; the game
+    read back is the same either way (on PostgreSQL the seats travel in the move's one statement)."""
+    game = await new_game(store, players=("anna", "bert", "carla"))
+    written: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.lstrip().upper().startswith(("UPDATE PARTICIPANTS", "INSERT INTO PARTICIPANTS")):
+            written.append(statement)
+
+    event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        seats = [
+            Seat("anna", "Anna", "playing", 3),
+            Seat("bert", "Bert", "jungfrau", 0),
+            Seat("carla", "Carla", "jungfrau", 0),
+        ]
+        for number, unchanged in enumerate([["bert", "carla"], ["anna", "bert", "carla"]], start=1):
+            with store.transaction() as uow:
+                loaded = uow.games.get(game.id)
+                assert loaded is not None
+                saved, _ = uow.games.save_and_log(*move(loaded, seats, f"m-{number}"))
+                uow.commit()
+            kept = [a for a, b in zip(saved.participants, loaded.participants, strict=True) if a is b]
+            assert [p.player for p in kept] == unchanged
+            with store.transaction() as uow:
+                assert uow.games.get(game.id) == saved
+    finally:
+        event.remove(store.engine, "before_cursor_execute", seen)
+    assert len(written) == (0 if store.dialect == "postgresql" else 1)
+
+
 async def test_a_move_sets_only_the_game_columns_it_changes(store: Store) -> None:
     """A save that leaves status, deadline and closing alone does not assign them (so their index
     entries are not rewritten); the game read back is the same either way."""
