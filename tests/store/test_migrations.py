@@ -34,7 +34,7 @@ from bot.store import (
     upgrade,
 )
 from bot.store import migrate as store_migrate
-from bot.store.models import Base
+from bot.store.models import metadata
 
 REPO = Path(__file__).resolve().parents[2]
 TABLES = {
@@ -104,7 +104,7 @@ async def test_schema_after_upgrade_matches_the_models(db_url: str) -> None:
     try:
         with engine.connect() as connection:
             differences = compare_metadata(
-                MigrationContext.configure(connection, opts={"compare_type": True}), Base.metadata
+                MigrationContext.configure(connection, opts={"compare_type": True}), metadata
             )
     finally:
         engine.dispose()
