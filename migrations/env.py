@@ -17,13 +17,13 @@ from sqlalchemy.engine import URL, Connection
 
 from bot.settings import get_settings
 from bot.store.db import create_engine, reachable, store_url
-from bot.store.models import Base
+from bot.store.models import metadata
 
 config = context.config
 if config.config_file_name is not None and "connection" not in config.attributes:
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 
-target_metadata = Base.metadata
+target_metadata = metadata
 
 
 def database_url() -> str | URL:

@@ -9,7 +9,8 @@
   :mod:`~bot.observability.catch_up` — catch-up runs and lines per shard;
   :mod:`~bot.observability.limits` — 429s by scope and invalid requests by status;
 * :mod:`~bot.observability.health` — liveness and readiness, each failing condition named;
-* :mod:`~bot.observability.endpoint` — ``/livez``, ``/readyz`` and ``/metrics`` over HTTP;
+* :mod:`~bot.observability.endpoint` — ``/livez``, ``/readyz`` and ``/metrics`` over HTTP (the aiohttp
+  application in :mod:`~bot.observability.routes`, imported only when an endpoint starts);
 * :mod:`~bot.observability.probe` — ``croupier healthcheck``: ask the running process;
 * :mod:`~bot.observability.logs` — one line per event, as text or as JSON, never with a secret.
 

@@ -15,18 +15,23 @@ import json
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from typing import TYPE_CHECKING
 
 from bot.service.croupier import Croupier
 from bot.service.requests import WebStats
 from bot.settings import DEFAULT_WEB_PORT, Settings
 from bot.store import ChannelDefaults, Store
 from bot.web.errors import CannotServe
-from bot.web.server import SiteThread, serve_forever
 from bot.web.words import fairness_json, fairness_text
+
+if TYPE_CHECKING:  # the web stack (aiohttp, Jinja2) is imported only where pages are served
+    from bot.web.server import SiteThread
 
 
 def serve_command(settings: Settings, db_url: str, host: str | None, port: int | None) -> int:
     """``croupier web [--host] [--port]``: the pages until Ctrl-C."""
+    from bot.web.server import serve_forever
+
     return asyncio.run(
         serve_forever(
             db_url,
@@ -58,6 +63,8 @@ def site_beside(settings: Settings, db_url: str) -> Iterator[SiteThread | None]:
     if settings.web_port is None:
         yield None
         return
+    from bot.web.server import SiteThread
+
     site = SiteThread(
         db_url,
         settings.web_host,
@@ -84,6 +91,8 @@ async def site_beside_console(
     if settings.web_port is None and not by_default:
         yield None
         return
+    from bot.web.server import SiteThread
+
     port = settings.web_port or DEFAULT_WEB_PORT
     defaults = ChannelDefaults.from_settings(settings)
     site = SiteThread(db_url, settings.web_host, port, defaults=defaults, listing=settings.web_index)

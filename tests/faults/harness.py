@@ -24,18 +24,11 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import Table, select
+from sqlalchemy import select
 
 from bot.console.terminal import Console
 from bot.store import Store
-from bot.store.models import (
-    ChannelSettingsRow,
-    CommandLogRow,
-    CorrectionRow,
-    GameRow,
-    ParticipantRow,
-    TournamentRow,
-)
+from bot.store.models import corrections_t, games_t, log_t, participants_t, settings_t, tournaments_t
 from tests.faults import worker
 from tests.faults.scripts import Script
 
@@ -227,12 +220,12 @@ def _struck(note: Path | None) -> str:
 
 # --- what the store kept -----------------------------------------------------------------------------
 
-_LOG = cast(Table, CommandLogRow.__table__)
-_GAMES = cast(Table, GameRow.__table__)
-_SEATS = cast(Table, ParticipantRow.__table__)
-_TOURNAMENTS = cast(Table, TournamentRow.__table__)
-_SETTINGS = cast(Table, ChannelSettingsRow.__table__)
-_CORRECTIONS = cast(Table, CorrectionRow.__table__)
+_LOG = log_t
+_GAMES = games_t
+_SEATS = participants_t
+_TOURNAMENTS = tournaments_t
+_SETTINGS = settings_t
+_CORRECTIONS = corrections_t
 
 
 def stored(db_url: str) -> dict[str, Any]:

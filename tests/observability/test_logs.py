@@ -7,7 +7,7 @@ import io
 import json
 import logging
 
-from bot.cli import _logs_events
+from bot.commands import _logs_events
 from bot.observability.logs import JsonFormatter
 from bot.settings import Settings
 

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 import pytest
 
-from bot.cli import LOG_FORMAT
+from bot.commands import LOG_FORMAT
 from bot.observability.logs import JsonFormatter
 from bot.redaction import RedactingFormatter, redact
 from bot.service.croupier import Croupier
@@ -182,7 +182,7 @@ def test_croupier_logs_through_the_redacting_formatter(tmp_path: Path) -> None:
     token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.very-secret-token-part"
     program = (
         "import logging\n"
-        "from bot.cli import configure_logging\n"
+        "from bot.commands import configure_logging\n"
         "from bot.settings import Settings\n"
         "configure_logging(Settings())\n"
         f"logging.getLogger('discord.gateway').warning('token %s url %s', {token!r}, {DB_URL!r})\n"

@@ -239,7 +239,7 @@ def test_console_help_explains_moderator_and_admin(capsys: pytest.CaptureFixture
 
 def console_options() -> dict[str, argparse.Action]:
     """The options of ``croupier console`` as its parser defines them."""
-    from bot.cli import _parser
+    from bot.commands import _parser
 
     subparsers = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
     console = subparsers.choices["console"]

@@ -34,7 +34,7 @@ from bot.store import (
     upgrade,
 )
 from bot.store import migrate as store_migrate
-from bot.store.models import Base
+from bot.store.models import metadata
 
 REPO = Path(__file__).resolve().parents[2]
 TABLES = {
@@ -82,12 +82,29 @@ async def test_upgrade_to_head_and_downgrade_to_base(blank_db_url: str) -> None:
     assert current_revision(blank_db_url) == head_revision()
 
 
+def test_the_head_read_from_the_migration_files_is_alembic_s(tmp_path: Path) -> None:
+    """The start-up check reads the head from the files without Alembic; Alembic agrees, and where
+    the files are not one plain line of revisions (a branch) the head is left to Alembic."""
+    store_migrate._scripts.cache_clear()
+    assert head_revision() == store_migrate._scripts().get_current_head()
+    versions = tmp_path / "versions"
+    shutil.copytree(REPO / "migrations" / "versions", versions, ignore=shutil.ignore_patterns("__pycache__"))
+    assert store_migrate._single_head(versions) == head_revision()
+    # a second revision after the same parent: two heads, which only Alembic may judge
+    branch = NEXT_REVISION.replace("{head}", head_revision()).replace('"9999"', '"9998"')
+    (versions / "9998_branch.py").write_text(branch, encoding="utf-8")
+    (versions / "9999_next.py").write_text(NEXT_REVISION.replace("{head}", head_revision()), encoding="utf-8")
+    assert store_migrate._single_head(versions) is None
+    (versions / "9998_branch.py").unlink()
+    assert store_migrate._single_head(versions) == "9999"
+
+
 async def test_schema_after_upgrade_matches_the_models(db_url: str) -> None:
     engine = create_engine(db_url)
     try:
         with engine.connect() as connection:
             differences = compare_metadata(
-                MigrationContext.configure(connection, opts={"compare_type": True}), Base.metadata
+                MigrationContext.configure(connection, opts={"compare_type": True}), metadata
             )
     finally:
         engine.dispose()

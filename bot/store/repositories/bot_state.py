@@ -5,16 +5,14 @@ a restart registers them again only when they changed."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import cast
 
-from sqlalchemy import Table, select
+from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from bot.store.models import BotStateRow
+from bot.store.models import bot_state_t
 from bot.store.repositories.transaction import Transaction, check_instant
 
-bot_state_t = cast(Table, BotStateRow.__table__)
 KEY_MAX = 100  # the column's length
 
 

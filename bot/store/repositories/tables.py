@@ -1,37 +1,38 @@
-"""The mapped tables as Core tables, and what several repositories share about them."""
+"""The tables, and what several repositories share about them."""
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import (
     JSON,
     ColumnElement,
     Select,
-    Table,
     func,
     literal_column,
     select,
 )
 
 from bot.store.models import (
-    ChannelReadRow,
-    ChannelSettingsRow,
-    CommandLogRow,
-    CorrectionRow,
-    GameRow,
-    ParticipantRow,
-    TournamentRow,
+    corrections_t,
+    games_t,
+    log_t,
+    participants_t,
+    reads_t,
+    settings_t,
+    tournaments_t,
 )
 
-tournaments_t = cast(Table, TournamentRow.__table__)
-games_t = cast(Table, GameRow.__table__)
-participants_t = cast(Table, ParticipantRow.__table__)
-log_t = cast(Table, CommandLogRow.__table__)
-settings_t = cast(Table, ChannelSettingsRow.__table__)
-corrections_t = cast(Table, CorrectionRow.__table__)
-reads_t = cast(Table, ChannelReadRow.__table__)
+__all__ = [
+    "corrections_t",
+    "games_t",
+    "log_t",
+    "participants_t",
+    "reads_t",
+    "settings_t",
+    "tournaments_t",
+]
 
 SETTING_FIELDS = ("language", "moderator_role", "turn_timeout_seconds", "threads")
 PARTICIPANT_FIELDS = ("player", "name", "position", "role", "points")
