@@ -375,27 +375,23 @@ class Store:
                 raise
 
         lane = self.workers.for_(read_only)
-        handed = lane.submit(job, None if read_only else work)
+        handed = lane.submit(
+            job, None if read_only else work, within=self.admission_timeout, overdue=self._overdue
+        )
         (READ_UNITS if read_only else WRITE_UNITS).inc()
-
-        def withdraw() -> None:  # not started in time: it never will be, and the caller hears why
-            if lane.withdraw(handed) and not handed.future.done():
-                handed.future.set_exception(
-                    StoreUnavailable(
-                        self.url,
-                        f"no connection came free within {self.admission_timeout:g} s",
-                        "the database is overloaded or a transaction hangs; retry in a moment",
-                    )
-                )
-
-        timer = handed.loop.call_later(self.admission_timeout, withdraw)
         try:
             return await handed.future
         except asyncio.CancelledError:
             lane.withdraw(handed)  # a cancelled wait gives its place back (a running one runs to its end)
             raise
-        finally:
-            timer.cancel()
+
+    def _overdue(self) -> StoreUnavailable:
+        """Why a unit of work not started within the admission timeout was withdrawn (it never runs)."""
+        return StoreUnavailable(
+            self.url,
+            f"no connection came free within {self.admission_timeout:g} s",
+            "the database is overloaded or a transaction hangs; retry in a moment",
+        )
 
     def _run_group(self, works: list[Callable[[UnitOfWork], Any]]) -> list[Outcome]:
         """SQLite's writer: the units of work waiting, committed together (see :mod:`bot.store.group`)."""
