@@ -78,6 +78,13 @@ def _settle_all(settled: Settled) -> None:
             future.set_exception(error)
 
 
+def _runs_here(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:  # no loop runs in this thread
+        return False
+
+
 class _Desk:
     """What a lane keeps for one event loop that hands it jobs: the way results come back to it, and
     one watch over its waiting jobs' admission time.
@@ -125,20 +132,22 @@ class _Desk:
             _settle_all(results.popleft())
 
     def close(self) -> None:
-        """Stop watching for results (the lane's threads are gone, nothing rings any more)."""
-        if self._fd is None:
+        """Stop watching for results (the lane's threads are gone, nothing rings any more): on the
+        loop's own thread while it runs, here when it does not."""
+        fd = self._fd
+        if fd is None:
             return
-        if not self.loop.is_closed():
-            try:
-                running = asyncio.get_running_loop()
-            except RuntimeError:
-                running = None
-            if running is not self.loop and self.loop.is_running():
-                with suppress(RuntimeError):
-                    self.loop.call_soon_threadsafe(self.close)
-                    return
-            self.loop.remove_reader(self._fd)
-        os.close(self._fd)
+        loop = self.loop
+        if loop.is_running() and not _runs_here(loop):
+            with suppress(RuntimeError):  # (closed just now: then it is done here)
+                loop.call_soon_threadsafe(self.close)
+                return
+        if not loop.is_closed():
+            self._answer()  # what the last jobs rang for, before the loop stops looking
+            loop.remove_reader(fd)
+            if self._watch is not None:
+                self._watch.cancel()
+        os.close(fd)
         self._fd = None
 
     # --- admission, on the loop ---
