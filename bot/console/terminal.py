@@ -161,10 +161,11 @@ class Console:
     async def _dispatch(self, msg: Incoming) -> Reply:
         request = self._request(msg)
         reply = await self.croupier.handle(request)
-        verb = _words(msg.text)[0].lower() if msg.text.startswith("/") else ""
-        if isinstance(request, Info) and verb != "/info" and reply.error_code == "unknown_topic":
-            # A topic's name typed as a command (``/jokers``, ``/odds``) that no game explains.
-            return await self.croupier.handle(Refuse(msg, "unknown_command", {"command": verb}))
+        if isinstance(request, Info) and reply.error_code == "unknown_topic":
+            verb = _words(msg.text)[0].lower() if msg.text.startswith("/") else ""
+            if verb != "/info":
+                # A topic's name typed as a command (``/jokers``, ``/odds``) that no game explains.
+                return await self.croupier.handle(Refuse(msg, "unknown_command", {"command": verb}))
         return reply
 
     def _request(self, msg: Incoming) -> Request[Reply]:
