@@ -91,8 +91,9 @@ class _Desk:
 
     Results come back through an ``eventfd`` the loop watches and a queue of what to settle:
     ``call_soon_threadsafe`` writes to the loop's self-pipe socket, which the loop reads back until
-    an exception says it is empty — about twice the CPU, on both threads, of writing and reading
-    the counter. (Without ``eventfd``, not on Linux, it is ``call_soon_threadsafe``.)
+    an exception says it is empty — on this machine about 10 µs more CPU per unit of work, over both
+    threads, than writing and reading the counter. (Without ``eventfd``, not on Linux, it is
+    ``call_soon_threadsafe``.)
 
     One watch instead of a timer per job: it is armed for the earliest admission time when none is
     armed, and when it goes off it withdraws every waiting job past its time and re-arms for the next
@@ -289,9 +290,11 @@ class Lane:
         jobs = [first]
         if self._batch is None or first.unit is None:
             return jobs, False
-        # Only this thread takes from a batching lane's queue: what is not empty now stays so.
-        while len(jobs) < self._batch_max and not self._queue.empty():
-            more = self._queue.get_nowait()
+        while len(jobs) < self._batch_max and not self._queue.empty():  # (raising Empty costs more)
+            try:
+                more = self._queue.get_nowait()
+            except queue.Empty:  # a closing store took it just now
+                break
             if more is None:
                 return jobs, True
             if more.unit is None:  # it runs alone, right after these
@@ -321,10 +324,12 @@ class Lane:
             return
         for _ in self._threads:
             self._queue.put(None)
-        if any(thread is threading.current_thread() for thread in self._threads):
-            return  # a unit of work closed its own store: its desks stay open, as it still answers
+        here = threading.current_thread()
         for thread in self._threads:
-            thread.join()
+            if thread is not here:
+                thread.join()
+        if here in self._threads:
+            return  # a unit of work closed its own store: its desks stay open, as it still answers
         with self._lock:
             desks, self._desks = list(self._desks.values()), {}
         for desk in desks:
