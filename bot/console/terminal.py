@@ -21,9 +21,11 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from json.encoder import encode_basestring as _json_string
 from typing import TextIO
 
+from bot import markup
 from bot.observability import answers
 from bot.option_words import options, split
 from bot.replies import Reply
@@ -190,10 +192,25 @@ def console_text(reply: Reply) -> str:
     """``reply.spelled(CONSOLE).text`` without spelling and copying what the text does not show (the
     cards, the closing result, the other two dozen fields): of a line's work on the event loop, that
     copy cost about a tenth. The text shows the story, and the title over the running table."""
-    lang, spell = reply.language, CONSOLE.spell
-    lines = tuple(spell(line, lang) if line else line for line in reply.lines)
-    title = spell(reply.title, lang) if reply.title else ""
-    return Reply(reply.ok, lines, title, reply.table, language=lang).text
+    lang = reply.language
+    lines = tuple(_spelled(line, lang) for line in reply.lines)
+    return Reply(reply.ok, lines, _spelled(reply.title, lang), reply.table, language=lang).text
+
+
+def _spelled(text: str, lang: str) -> str:
+    """A neutral sentence as the console writes it. Cached: a game's prompts and title come back
+    line after line ("anna, wie geht's weiter?"), and their spelling depends on nothing else — but
+    the help's listing of the commands, which names the games installed (a test may install more)."""
+    if not text:
+        return text
+    if markup.OPEN + "commands" in text:
+        return CONSOLE.spell(text, lang)
+    return _spelled_plainly(text, lang)
+
+
+@lru_cache(maxsize=4096)
+def _spelled_plainly(text: str, lang: str) -> str:
+    return CONSOLE.spell(text, lang)
 
 
 def _verify(msg: Incoming, args: list[str]) -> Request[Reply]:

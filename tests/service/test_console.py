@@ -14,7 +14,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.console.terminal import CHANNEL, GUILD, Answer, Console, _words, console_text, run_console
+from bot import markup
+from bot.console.terminal import (
+    CHANNEL,
+    GUILD,
+    Answer,
+    Console,
+    _spelled_plainly,
+    _words,
+    console_text,
+    run_console,
+)
 from bot.games import GAMES, scope_of
 from bot.replies import Board, Card, Reply, Row
 from bot.service.croupier import Croupier, seed_from_text
@@ -360,3 +370,12 @@ def test_the_console_text_is_the_spelled_reply_s_text(
         game_id=3,
     )
     assert console_text(reply) == reply.spelled(CONSOLE).text
+
+
+def test_the_help_s_listing_of_commands_is_never_spelled_from_the_cache() -> None:
+    """Spelled sentences are cached, but the listing names the games installed, which may change."""
+    listing = Reply(ok=True, lines=(f"Commands: {markup.listing(None)}",))
+    before = _spelled_plainly.cache_info()
+    assert console_text(listing) == listing.spelled(CONSOLE).text
+    after = _spelled_plainly.cache_info()
+    assert (after.hits, after.misses) == (before.hits, before.misses)
