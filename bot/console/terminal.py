@@ -21,9 +21,11 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from json.encoder import encode_basestring as _json_string
 from typing import TextIO
 
+from bot import markup
 from bot.observability import answers
 from bot.option_words import options, split
 from bot.replies import Reply
@@ -123,19 +125,21 @@ class Console:
             is_admin=name in self.admins,
         )
         try:
-            reply = (await self._dispatch(msg)).spelled(CONSOLE)
+            reply = await self._dispatch(msg)
         except StoreUnavailable:
             return Answer(line_id, False, render("error.store_unavailable", {}, DEFAULT))
-        return Answer(line_id, reply.ok, self._with_hint(reply, name), silent=reply.silent)
+        return Answer(
+            line_id, reply.ok, self._with_hint(reply, console_text(reply), name), silent=reply.silent
+        )
 
-    def _with_hint(self, reply: Reply, name: str) -> str:
+    def _with_hint(self, reply: Reply, text: str, name: str) -> str:
         """A refusal for want of a role, in a console nobody holds it in, says how to name one."""
         unnamed = (reply.error_code == "not_moderator" and not self.moderators) or (
             reply.error_code == "not_admin" and not self.admins
         )
         if not unnamed:
-            return reply.text
-        return f"{reply.text}\n{render('console.name_a_moderator', {'name': name}, reply.language)}"
+            return text
+        return f"{text}\n{render('console.name_a_moderator', {'name': name}, reply.language)}"
 
     async def _refuse(self, line_id: str, code: str) -> Answer:
         msg = Incoming(message_id="", guild=GUILD, channel=CHANNEL, author="", author_name="")
@@ -159,10 +163,11 @@ class Console:
     async def _dispatch(self, msg: Incoming) -> Reply:
         request = self._request(msg)
         reply = await self.croupier.handle(request)
-        verb = _words(msg.text)[0].lower() if msg.text.startswith("/") else ""
-        if isinstance(request, Info) and verb != "/info" and reply.error_code == "unknown_topic":
-            # A topic's name typed as a command (``/jokers``, ``/odds``) that no game explains.
-            return await self.croupier.handle(Refuse(msg, "unknown_command", {"command": verb}))
+        if isinstance(request, Info) and reply.error_code == "unknown_topic":
+            verb = _words(msg.text)[0].lower() if msg.text.startswith("/") else ""
+            if verb != "/info":
+                # A topic's name typed as a command (``/jokers``, ``/odds``) that no game explains.
+                return await self.croupier.handle(Refuse(msg, "unknown_command", {"command": verb}))
         return reply
 
     def _request(self, msg: Incoming) -> Request[Reply]:
@@ -181,6 +186,31 @@ class Console:
             # A topic's name typed as a command (``/jokers``, ``/odds``) is ``/info`` of it.
             return Refuse(msg, "unknown_command", {"command": verb}) if args else Info(msg, verb[1:])
         return build(msg, args)
+
+
+def console_text(reply: Reply) -> str:
+    """``reply.spelled(CONSOLE).text`` without spelling and copying what the text does not show (the
+    cards, the closing result, the other two dozen fields): of a line's work on the event loop, that
+    copy cost about a tenth. The text shows the story, and the title over the running table."""
+    lang = reply.language
+    lines = tuple(_spelled(line, lang) for line in reply.lines)
+    return Reply(reply.ok, lines, _spelled(reply.title, lang), reply.table, language=lang).text
+
+
+def _spelled(text: str, lang: str) -> str:
+    """A neutral sentence as the console writes it. Cached: a game's prompts and title come back
+    line after line ("anna, wie geht's weiter?"), and their spelling depends on nothing else — but
+    the help's listing of the commands, which names the games installed (a test may install more)."""
+    if not text:
+        return text
+    if markup.OPEN + "commands" in text:
+        return CONSOLE.spell(text, lang)
+    return _spelled_plainly(text, lang)
+
+
+@lru_cache(maxsize=4096)
+def _spelled_plainly(text: str, lang: str) -> str:
+    return CONSOLE.spell(text, lang)
 
 
 def _verify(msg: Incoming, args: list[str]) -> Request[Reply]:

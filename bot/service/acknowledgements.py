@@ -39,6 +39,9 @@ class Taken:
         return bool(self.ids or self.reads)
 
 
+NOTHING = Taken(frozenset(), {})
+
+
 class Acknowledgements:
     """Log ids whose answer was delivered and channel reads, not yet written (thread-safe: units of
     work run on store threads)."""
@@ -69,12 +72,16 @@ class Acknowledgements:
             self._reads.update(reads)
 
     def take(self) -> Taken:
+        if not self._ids and not self._reads:  # nearly always: nothing to lock, copy or hand back
+            return NOTHING
         with self._lock:
             taken = Taken(frozenset(self._ids), self._reads)
             self._ids, self._reads = set(), {}
         return taken
 
     def give_back(self, taken: Taken) -> None:
+        if taken is NOTHING:
+            return
         with self._lock:
             self._ids.update(taken.ids)
             self._reads = {**taken.reads, **self._reads}  # what was handed over since is newer

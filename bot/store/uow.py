@@ -202,6 +202,40 @@ class UnitOfWork:
         return self._connection
 
 
+class _Transaction:
+    """``with store._on(connection) as uow:`` — a class rather than a ``contextmanager``: every unit of
+    work enters one, and a generator's machinery cost more than what it does."""
+
+    __slots__ = ("_connection", "_defaults", "_sqlite", "_uow", "_url")
+
+    def __init__(
+        self, connection: Connection, url: str | URL, defaults: ChannelDefaults, sqlite: bool
+    ) -> None:
+        self._connection = connection
+        self._url = url
+        self._defaults = defaults
+        self._sqlite = sqlite
+
+    def __enter__(self) -> UnitOfWork:
+        connection = self._connection
+        with reachable(self._url):
+            connection.begin()
+        writing_sqlite = self._sqlite and connection.get_execution_options().get(SQLITE_BEGIN) != "DEFERRED"
+        self._uow = UnitOfWork(connection, self._url, self._defaults, writing_sqlite=writing_sqlite)
+        return self._uow
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
+        self._uow.end()
+        connection = self._connection
+        if error is not None:
+            # The block's own error is the one worth seeing; a failed rollback adds nothing.
+            with suppress(Exception):
+                connection.rollback()
+        elif connection.in_transaction():
+            with reachable(self._url):
+                connection.rollback()
+
+
 class Workers:
     """The threads units of work run on: SQLite's one writer and its readers, or PostgreSQL's pool.
 
@@ -296,25 +330,9 @@ class Store:
     def _begin_options(self, read_only: bool) -> dict[str, str]:
         return {SQLITE_BEGIN: "DEFERRED" if read_only else "IMMEDIATE"} if self._sqlite else {}
 
-    @contextmanager
-    def _on(self, connection: Connection) -> Iterator[UnitOfWork]:
+    def _on(self, connection: Connection) -> _Transaction:
         """One transaction on ``connection``: begun here, rolled back here unless it committed."""
-        with reachable(self._url):
-            connection.begin()
-        writing_sqlite = self._sqlite and connection.get_execution_options().get(SQLITE_BEGIN) != "DEFERRED"
-        uow = UnitOfWork(connection, self._url, self.defaults, writing_sqlite=writing_sqlite)
-        try:
-            yield uow
-        except BaseException:
-            # The block's own error is the one worth seeing; a failed rollback adds nothing.
-            with suppress(Exception):
-                connection.rollback()
-            raise
-        finally:
-            uow.end()
-        if connection.in_transaction():
-            with reachable(self._url):
-                connection.rollback()
+        return _Transaction(connection, self._url, self.defaults, self._sqlite)
 
     def _worker_connection(self, read_only: bool) -> Connection:
         """The connection the calling worker thread keeps from one unit of work to the next (checking
@@ -375,27 +393,23 @@ class Store:
                 raise
 
         lane = self.workers.for_(read_only)
-        handed = lane.submit(job, None if read_only else work)
+        handed = lane.submit(
+            job, None if read_only else work, within=self.admission_timeout, overdue=self._overdue
+        )
         (READ_UNITS if read_only else WRITE_UNITS).inc()
-
-        def withdraw() -> None:  # not started in time: it never will be, and the caller hears why
-            if lane.withdraw(handed) and not handed.future.done():
-                handed.future.set_exception(
-                    StoreUnavailable(
-                        self.url,
-                        f"no connection came free within {self.admission_timeout:g} s",
-                        "the database is overloaded or a transaction hangs; retry in a moment",
-                    )
-                )
-
-        timer = handed.loop.call_later(self.admission_timeout, withdraw)
         try:
             return await handed.future
         except asyncio.CancelledError:
             lane.withdraw(handed)  # a cancelled wait gives its place back (a running one runs to its end)
             raise
-        finally:
-            timer.cancel()
+
+    def _overdue(self) -> StoreUnavailable:
+        """Why a unit of work not started within the admission timeout was withdrawn (it never runs)."""
+        return StoreUnavailable(
+            self.url,
+            f"no connection came free within {self.admission_timeout:g} s",
+            "the database is overloaded or a transaction hangs; retry in a moment",
+        )
 
     def _run_group(self, works: list[Callable[[UnitOfWork], Any]]) -> list[Outcome]:
         """SQLite's writer: the units of work waiting, committed together (see :mod:`bot.store.group`)."""

@@ -14,12 +14,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.console.terminal import CHANNEL, GUILD, Answer, Console, _words, run_console
+from bot import markup
+from bot.console.terminal import (
+    CHANNEL,
+    GUILD,
+    Answer,
+    Console,
+    _spelled_plainly,
+    _words,
+    console_text,
+    run_console,
+)
 from bot.games import GAMES, scope_of
-from bot.replies import Board
+from bot.replies import Board, Card, Reply, Row
 from bot.service.croupier import Croupier, seed_from_text
 from bot.service.requests import Incoming, Line
-from bot.spelling import ConsoleSpelling
+from bot.spelling import CONSOLE, ConsoleSpelling
 from bot.store import Store
 from bot.texts import render
 from tests.dice import scripted
@@ -320,3 +330,52 @@ def test_json_answers_are_what_json_dumps_writes(line_id: str, ok: bool, text: s
     expected = json.dumps({"id": line_id, "ok": ok, "text": text}, ensure_ascii=False)
     assert answer.as_json() == expected
     assert json.loads(answer.as_json()) == {"id": line_id, "ok": ok, "text": text}
+
+
+# Neutral text: the markup's own characters, alone and in spans.
+_PIECES = [*"ab |\\\n⟦⟧", "⟦cmd|join⟧", "⟦name|p1|Anna⟧", "⟦code|x⟧"]
+_NEUTRAL = st.lists(st.sampled_from(_PIECES), max_size=6).map("".join)
+
+
+@given(
+    st.lists(_NEUTRAL, max_size=3),
+    _NEUTRAL,
+    st.lists(st.tuples(_NEUTRAL, st.booleans(), _NEUTRAL), max_size=3),
+    st.lists(st.tuples(_NEUTRAL, _NEUTRAL), max_size=2),
+    _NEUTRAL,
+    st.sampled_from(["en", "de", "fr"]),
+)
+def test_the_console_text_is_the_spelled_reply_s_text(
+    lines: list[str],
+    title: str,
+    rows: list[tuple[str, bool, str]],
+    cards: list[tuple[str, str]],
+    result: str,
+    lang: str,
+) -> None:
+    """The console spells only what a reply's text shows (see ``console_text``): the same text."""
+    table = tuple(
+        Row(f"p{n}", name, "alive", "alive", n, to_act, details)
+        for n, (name, to_act, details) in enumerate(rows)
+    )
+    reply = Reply(
+        ok=True,
+        lines=tuple(lines),
+        title=title,
+        table=table,
+        cards=tuple(Card(title, (("Anna", text),)) for title, text in cards),
+        result=result,
+        language=lang,
+        error_code="x",
+        game_id=3,
+    )
+    assert console_text(reply) == reply.spelled(CONSOLE).text
+
+
+def test_the_help_s_listing_of_commands_is_never_spelled_from_the_cache() -> None:
+    """Spelled sentences are cached, but the listing names the games installed, which may change."""
+    listing = Reply(ok=True, lines=(f"Commands: {markup.listing(None)}",))
+    before = _spelled_plainly.cache_info()
+    assert console_text(listing) == listing.spelled(CONSOLE).text
+    after = _spelled_plainly.cache_info()
+    assert (after.hits, after.misses) == (before.hits, before.misses)

@@ -79,3 +79,23 @@ async def test_an_error_or_cancellation_inside_still_frees_the_lock() -> None:
     assert len(locks) == 0
     async with asyncio.timeout(1), locks.hold("chan"):
         pass
+
+
+async def test_a_wait_cancelled_before_its_turn_is_no_longer_counted() -> None:
+    locks: KeyedLocks[str] = KeyedLocks()
+    entered = asyncio.Event()
+
+    async def waiter() -> None:
+        entered.set()
+        async with locks.hold("chan"):
+            raise AssertionError("never its turn")
+
+    async with locks.hold("chan"):
+        task = asyncio.create_task(waiter())
+        await entered.wait()
+        await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert len(locks) == 1  # only the holder is left
+    assert len(locks) == 0

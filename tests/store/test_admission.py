@@ -10,8 +10,11 @@ every channel's turn fair.
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 
 import pytest
 
@@ -124,6 +127,56 @@ async def test_waiting_too_long_is_a_clear_unavailable_error_and_the_work_never_
     assert ran == []  # withdrawn, not run later behind everyone's back
     store.admission_timeout = 5
     assert await store.run(lambda uow: "again") == "again"
+
+
+@SQLITE_ONLY
+async def test_every_unit_of_work_waiting_too_long_is_withdrawn_and_a_shorter_wait_is_kept_too(
+    store: Store,
+) -> None:
+    """One watch over the waiting, not a timer each: it goes off for the earliest admission time,
+    even one that came after a later one, and withdraws every unit of work past its time."""
+    gate, holder = await hold_writer(store)
+    ran: list[str] = []
+    patient = asyncio.create_task(store.run(lambda uow: ran.append("patient")))
+    await asyncio.sleep(0.01)
+    store.admission_timeout = 0.05
+    hasty = [asyncio.create_task(store.run(lambda uow: ran.append("hasty"))) for _ in range(3)]
+    done = await asyncio.wait_for(asyncio.gather(*hasty, return_exceptions=True), 5)
+    assert all(isinstance(error, StoreUnavailable) for error in done)
+    assert not patient.done()  # its own 30 s are not up
+    store.admission_timeout = 5
+    gate.set()
+    await holder
+    await asyncio.wait_for(patient, 5)
+    assert ran == ["patient"]
+
+
+def _eventfds() -> int:
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        with suppress(OSError):  # the listing's own descriptor, gone by now
+            count += os.readlink(f"/proc/self/fd/{fd}") == "anon_inode:[eventfd]"
+    return count
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="answers come back through an eventfd on Linux"
+)
+def test_a_closed_store_leaves_no_file_descriptor_behind(db_url: str) -> None:
+    """Each event loop a store served had a descriptor its answers came back through: closing the
+    store closes them, whether the loop still runs or is long closed."""
+    before = _eventfds()
+    store = Store.open_now(db_url)
+    asyncio.run(store.run(lambda uow: None))  # a loop that is closed by the time the store closes
+
+    async def served_and_closed() -> None:
+        await store.run(lambda uow: None)
+        await store.run(lambda uow: None, read_only=True)
+        assert _eventfds() > before
+        await store.close()
+
+    asyncio.run(served_and_closed())
+    assert _eventfds() == before
 
 
 @SQLITE_ONLY
