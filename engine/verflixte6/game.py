@@ -28,7 +28,7 @@ from engine.verflixte6.state import (
     Durchgang,
     Participant,
 )
-from engine.verflixte6.turns import can_act, to_act
+from engine.verflixte6.turns import acting, to_act
 
 
 class Verflixte6:
@@ -81,13 +81,14 @@ class Verflixte6:
     def table(self, state: Durchgang) -> Sequence[Seat]:
         """The participants in turn order; a Spiel not over yet shows the jokers still in hand, and a
         running one its valve level and Fumo (``seat.details.<key>`` in the catalogue)."""
+        may_act = acting(state)
         return [
             Seat(
                 player=p.id,
                 name=p.name,
                 role=p.role,
                 points=p.points,
-                to_act=can_act(state, p.id),
+                to_act=p.id in may_act,
                 details=_details(p),
             )
             for p in state.participants
