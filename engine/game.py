@@ -23,6 +23,10 @@ def _snake(name: str) -> str:
     return _CAMEL.sub("_", name).lower()
 
 
+_KINDS: dict[type, str] = {}  # per event class: Event.kind
+_FACT_NAMES: dict[type, tuple[str, ...]] = {}  # per event class: the fields Event.facts reads
+
+
 @dataclasses.dataclass(frozen=True)
 class Event:
     """A fact the croupier announces ("rolled 4", "robbed 2 from anna").
@@ -35,13 +39,20 @@ class Event:
 
     @classmethod
     def kind(cls) -> str:
-        name = _snake(cls.__name__)
-        return f"{cls.namespace}.{name}" if cls.namespace else name
+        """Cached per class: a move's events are named for its reply and again for its log row."""
+        kind = _KINDS.get(cls)
+        if kind is None:
+            name = _snake(cls.__name__)
+            kind = _KINDS[cls] = f"{cls.namespace}.{name}" if cls.namespace else name
+        return kind
 
     def facts(self) -> dict[str, Any]:
         # Shallow on purpose: facts are flat values and tuples; a deep copy per event was a measurable
         # share of every command (bench/command_path.py --profile).
-        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+        names = _FACT_NAMES.get(type(self))
+        if names is None:  # a class's fields never change once it is made
+            names = _FACT_NAMES[type(self)] = tuple(field.name for field in dataclasses.fields(self))
+        return {name: getattr(self, name) for name in names}
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind(), **self.facts()}

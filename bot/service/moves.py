@@ -261,8 +261,14 @@ def words_for(choices: Sequence[Choice], picked: Sequence[int]) -> str | None:
 
 def fields_of(command: Command) -> dict[str, Any]:
     """A command's fields as JSON values (commands are flat: strings, numbers, tuples of them)."""
-    values = {spec.name: getattr(command, spec.name) for spec in dataclasses.fields(command)}
+    names = _FIELD_NAMES.get(type(command))
+    if names is None:  # a class's fields never change once it is made; every logged move asks
+        names = _FIELD_NAMES[type(command)] = tuple(spec.name for spec in dataclasses.fields(command))
+    values = {name: getattr(command, name) for name in names}
     return {key: list(value) if isinstance(value, tuple) else value for key, value in values.items()}
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # per command class: the fields fields_of reads
 
 
 def describe(command: Command) -> str:

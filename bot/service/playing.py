@@ -172,7 +172,13 @@ def _move_in(
     after = (
         None
         if finished
-        else evolve(here, channel=evolve(here.channel, game=saved), record=saved, state=outcome.state)
+        else evolve(
+            here,
+            channel=evolve(here.channel, game=saved),
+            record=saved,
+            state=outcome.state,
+            seats=tuple(seats),
+        )
     )
     svc.warm.keep(key_of(msg), uow.mark(), after)
     svc.open_kinds.saw(msg.channel, None if finished else here.record.kind)
@@ -313,6 +319,7 @@ def _render(
         seed=seed,
         deadline=deadline,
         seats=seats,
+        seats_before=here.seats,
     )
     if not finished:
         return reply
@@ -421,6 +428,7 @@ class Playing:
     record: GameRecord
     game: Game[Any]
     state: Any
+    seats: Sequence[Seat] | None = None  # the game's table of ``state``, once a move has worked it out
 
     def table(self) -> Table:
         record = self.record

@@ -91,13 +91,14 @@ class Narrator:
         seed: bytes | None = None,
         deadline: datetime | None = None,
         seats: Sequence[Seat] | None = None,
+        seats_before: Sequence[Seat] | None = None,
     ) -> Reply:
         """What happened (``events`` turned ``before`` into ``table.state``) and where it left the game;
-        ``deadline``: when the player to act then runs out of time; ``seats``: the table of
-        ``table.state``, when the caller has it already."""
+        ``deadline``: when the player to act then runs out of time; ``seats`` and ``seats_before``: the
+        tables of ``table.state`` and ``before``, when the caller has them already."""
         game = table.game
         seats = game.table(table.state) if seats is None else seats
-        name_of = namer(game.table(before), seats)
+        name_of = namer(game.table(before) if seats_before is None else seats_before, seats)
         lines = [self.line(event.kind(), event.facts(), lang, game=game, name_of=name_of) for event in events]
         seed_hex = seed.hex() if seed is not None else None
         if seed_hex is not None:

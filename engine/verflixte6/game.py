@@ -28,7 +28,7 @@ from engine.verflixte6.state import (
     Durchgang,
     Participant,
 )
-from engine.verflixte6.turns import can_act, to_act
+from engine.verflixte6.turns import acting, to_act
 
 
 class Verflixte6:
@@ -81,16 +81,11 @@ class Verflixte6:
     def table(self, state: Durchgang) -> Sequence[Seat]:
         """The participants in turn order; a Spiel not over yet shows the jokers still in hand, and a
         running one its valve level and Fumo (``seat.details.<key>`` in the catalogue)."""
+        may_act = acting(state)
+        # Seat's fields in order (player, name, role, points, to_act, details): a frozen dataclass's
+        # __init__ matches keywords one by one, and a table is built for every move's reply.
         return [
-            Seat(
-                player=p.id,
-                name=p.name,
-                role=p.role,
-                points=p.points,
-                to_act=can_act(state, p.id),
-                details=_details(p),
-            )
-            for p in state.participants
+            Seat(p.id, p.name, p.role, p.points, p.id in may_act, _details(p)) for p in state.participants
         ]
 
     def to_act(self, state: Durchgang) -> str | None:
@@ -146,14 +141,15 @@ def _details(participant: Participant) -> tuple[tuple[str, Any], ...]:
     if spiel is None or participant.role not in (JUNGFRAU, PLAYING):
         return ()
     details: list[tuple[str, Any]] = []
-    in_hand = tuple(name for name in spiel.jokers if name not in spiel.used)
-    others = tuple(name for name in in_hand if name != kaelteschutz.NAME)
+    used = spiel.used
+    others = tuple([name for name in spiel.jokers if name not in used and name != kaelteschutz.NAME])
     if others:
         details.append(("jokers", others))
-    if kaelteschutz.NAME in in_hand:
+    if kaelteschutz.NAME in spiel.jokers and kaelteschutz.NAME not in used:
         details.append(("cold", (kaelteschutz.MAX_USES - spiel.cold_uses, kaelteschutz.MAX_USES)))
-    if participant.role == PLAYING and spiel.valve is not None:
-        details.append(("valve", spiel.valve))
-    if participant.role == PLAYING and spiel.fumo:
-        details.append(("fumo", True))
+    if participant.role == PLAYING:
+        if spiel.valve is not None:
+            details.append(("valve", spiel.valve))
+        if spiel.fumo:
+            details.append(("fumo", True))
     return tuple(details)

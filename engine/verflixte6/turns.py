@@ -49,6 +49,20 @@ def can_act(state: Durchgang, pid: str) -> bool:
     return state.options.parallel or to_act(state) == pid
 
 
+def acting(state: Durchgang) -> frozenset[str]:
+    """Everyone :func:`can_act` allows now, found in one pass over the participants (the table marks
+    each seat, and asking :func:`can_act` seat by seat scans the participants again for every one)."""
+    if state.closed:
+        return frozenset()
+    playing = [p.id for p in state.participants if p.role == PLAYING]
+    if waiting_for_start(state):
+        return frozenset(playing)
+    jungfrauen = [p.id for p in state.participants if p.role == JUNGFRAU]
+    if state.options.parallel:
+        return frozenset(playing + jungfrauen)
+    return frozenset(playing or jungfrauen[:1])  # one at a time: a running Spiel, else the queue's head
+
+
 def require_turn(state: Durchgang, pid: str) -> Participant:
     """The participant ``pid``, when they may make a move of their Spiel now; else the refusal any
     such move gets (not signed up — with how to join —, Spiel over, not started, not their turn)."""

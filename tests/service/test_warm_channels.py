@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.service.channels import key_of
 from bot.service.croupier import Croupier
 from bot.service.warm_channels import WarmChannels
 from bot.store import Store
@@ -156,3 +157,21 @@ async def test_channels_played_in_turn_and_at_once_stay_warm(
     finally:
         await warm.close()
         await cold.close()
+
+
+@SQLITE_ONLY
+async def test_a_kept_channel_keeps_the_table_of_the_state_it_keeps(store: Store) -> None:
+    """The next move names players from the kept table instead of working it out again: it must be
+    the table of the kept state, after a move and after a refusal alike."""
+    croupier = Croupier(store=store, dice_factory=scripted(FACES), clock=lambda: NOW)
+    table = Table(croupier)
+    await table.open()
+    for name in ("anna", "ben"):
+        await table.do(name, Join(name.capitalize()))
+    await table.do("mod", Start())
+    for name, line in [("anna", "weiter"), ("ben", "weiter"), ("anna", "stopp")]:
+        await table.say(name, line)
+        kept = croupier.warm.get(key_of(table.msg(name)))
+        assert kept is not None
+        here = kept[1]
+        assert here.seats == tuple(here.game.table(here.state))

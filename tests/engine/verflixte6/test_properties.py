@@ -37,6 +37,7 @@ from engine.verflixte6.events import Robbed, V6Event
 from engine.verflixte6.jokers import registry
 from engine.verflixte6.robbery import eligible
 from engine.verflixte6.state import DID_NOT_PLAY, PRINZESSIN, ZOMBIE, Durchgang, find
+from engine.verflixte6.turns import acting, can_act
 
 from .helpers import attempt
 
@@ -238,6 +239,16 @@ def test_V6_properties_one_participant_acts_at_a_time(
         assert able == ({GAME.to_act(state)} - {None}) or not able
         flagged = {seat.player for seat in GAME.table(state) if seat.to_act}
         assert flagged == able
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(opts=options, script=moves, dice_faces=faces)
+def test_V6_properties_acting_is_can_act_seat_by_seat(
+    opts: dict[str, Any], script: list[Move], dice_faces: list[int]
+) -> None:
+    """The table's one-pass ``acting`` marks exactly the seats ``can_act`` allows, in every mode."""
+    for state, _ in run(opts, script, dice_faces):
+        assert acting(state) == {p.id for p in state.participants if can_act(state, p.id)}
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
