@@ -197,19 +197,28 @@ def fill(
 
 
 def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> _Facts:
-    # isinstance with a tuple of types: ``list | tuple`` would build a union on every call.
-    prepared = _Facts()
+    prepared = _Facts(facts)
     for key, value in facts.items():
-        if key in PLAYER_FIELDS and isinstance(value, str):
-            value = name_of(value)
-        elif key in PLAYER_LIST_FIELDS and isinstance(value, (list, tuple)):
-            value = _Items(name_of(str(v)) for v in value)
-        elif isinstance(value, (list, tuple)):
-            value = _Items(value)
-        elif isinstance(value, int) and not isinstance(value, bool) and value < 0:
-            value = _Negative(value)
-        prepared[key] = value
+        kind = type(value)
+        if (kind is str and key not in PLAYER_FIELDS) or (kind is int and value >= 0):
+            continue  # most facts, text and counts, are written as they are: a copy, not a call
+        prepared[key] = _prepared(key, value, name_of)
     return prepared
+
+
+def _prepared(key: str, value: Any, name_of: Callable[[str], str]) -> Any:
+    """One fact as a template writes it: an id as its name, a list as :class:`_Items`, a negative number
+    as :class:`_Negative`, anything else as it is."""
+    # isinstance with a tuple of types: ``list | tuple`` would build a union on every call.
+    if key in PLAYER_FIELDS and isinstance(value, str):
+        return name_of(value)
+    if key in PLAYER_LIST_FIELDS and isinstance(value, (list, tuple)):
+        return _Items(name_of(str(v)) for v in value)
+    if isinstance(value, (list, tuple)):
+        return _Items(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return _Negative(value)
+    return value
 
 
 class _Negative(int):
