@@ -192,7 +192,7 @@ def fill(
         complete = commands is not None and hasattr(commands, "__missing__")
         prepared["cmd"] = commands if complete else _Commands(commands or CONSOLE_COMMANDS)
     if shape.custom:
-        return _formatter(lang, scope).vformat(template, (), prepared)
+        return _formatter(lang, scope).fill(template, prepared)
     return template.format_map(prepared)  # the same result, without the pure-Python parser
 
 
@@ -476,6 +476,37 @@ class _Formatter(string.Formatter):
 
     def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
         return kwargs[key] if isinstance(key, str) else super().get_value(key, args, kwargs)
+
+    def fill(self, template: str, facts: Mapping[str, Any]) -> str:
+        """``vformat(template, (), facts)``, from the template's fields read once (:func:`_fields`)."""
+        fields = _fields(template)
+        if fields is None:
+            return self.vformat(template, (), facts)
+        out: list[str] = []
+        for literal, name, conversion, spec in fields:
+            out.append(literal)
+            if name is not None:
+                value = self.convert_field(self.get_field(name, (), facts)[0], conversion)
+                out.append(self.format_field(value, spec))
+        return "".join(out)
+
+
+Field = tuple[str, str | None, str | None, str]  # literal text, then a field: its name, conversion, spec
+
+
+@lru_cache(maxsize=8192)
+def _fields(template: str) -> tuple[Field, ...] | None:
+    """A template's literal texts and fields, as :meth:`string.Formatter.parse` reads them — once per
+    template, not on every render: the catalogue never changes while the process runs. None for what
+    only ``vformat`` itself fills the same way: a spec holding a field, a numbered or unnamed field."""
+    fields = tuple(
+        (literal, name, conversion, spec or "")
+        for literal, name, spec, conversion in string.Formatter().parse(template)
+    )
+    for _, name, _, spec in fields:
+        if name is not None and ("{" in spec or not name or name[0].isdigit()):
+            return None
+    return fields
 
 
 @cache
