@@ -52,6 +52,15 @@ class Narrator:
 
     def __init__(self, *, boards: bool = True) -> None:
         self.boards = boards
+        self._shown: tuple[Game[Any], Any, Sequence[Seat]] | None = None  # the last move's table
+
+    def _table(self, game: Game[Any], state: Any) -> Sequence[Seat]:
+        """``game.table(state)``, without working it out again for the state the last move left —
+        the next move's ``before``, nearly always (a state never changes: the engine is pure)."""
+        shown = self._shown
+        if shown is not None and shown[0] is game and shown[1] is state:
+            return shown[2]
+        return game.table(state)
 
     def line(
         self,
@@ -97,7 +106,8 @@ class Narrator:
         ``table.state``, when the caller has it already."""
         game = table.game
         seats = game.table(table.state) if seats is None else seats
-        name_of = namer(game.table(before), seats)
+        name_of = namer(self._table(game, before), seats)
+        self._shown = (game, table.state, seats)
         lines = [self.line(event.kind(), event.facts(), lang, game=game, name_of=name_of) for event in events]
         seed_hex = seed.hex() if seed is not None else None
         if seed_hex is not None:
