@@ -498,13 +498,13 @@ Field = tuple[str, str | None, str | None, str]  # literal text, then a field: i
 def _fields(template: str) -> tuple[Field, ...] | None:
     """A template's literal texts and fields, as :meth:`string.Formatter.parse` reads them — once per
     template, not on every render: the catalogue never changes while the process runs. None for what
-    only ``vformat`` itself fills the same way: a spec holding a field, a numbered or unnamed field."""
+    only ``vformat`` itself fills the same way: a spec holding a field, an unnamed field (``{}``)."""
     fields = tuple(
         (literal, name, conversion, spec or "")
         for literal, name, spec, conversion in string.Formatter().parse(template)
     )
     for _, name, _, spec in fields:
-        if name is not None and ("{" in spec or not name or name[0].isdigit()):
+        if name is not None and ("{" in spec or not name):
             return None
     return fields
 

@@ -72,18 +72,6 @@ def test_each_look_alike_gets_a_suffix_of_its_own_the_same_in_every_view() -> No
     assert not looks(mimic["11"]) & looks(mimic["66"])
 
 
-def test_each_caller_gets_names_of_its_own() -> None:
-    """The names are remembered per call's names: what one caller does with its dict changes nothing
-    for the next, and the same names in another order are another question."""
-    names = {"11": ANNAS[0], "22": ANNAS[1]}
-    first = distinguished(names)
-    first["11"] = "changed"
-    again = distinguished(names)
-    assert again["11"] != "changed"
-    assert again == distinguished(dict(names))
-    assert list(distinguished(dict(reversed(names.items())))) == ["22", "11"]
-
-
 async def test_four_annas_are_four_names_everywhere(room: Room, client: TestClient) -> None:
     """The issue's four players play a Durchgang through the real service; every place a name is
     shown names them apart, and the moderator's correction still reaches the right one."""

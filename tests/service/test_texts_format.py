@@ -112,9 +112,10 @@ def test_render_formats_in_the_language_the_template_was_found_in() -> None:
     "template",
     [
         "{n:plural:Auge:Augen} für {player!s}, {cold[0]}/{cold[1]} {{wörtlich}} {n:signed}",
-        "{n:plural:a:b} {missing:signed} {n:>{width}}",  # a field in a spec: vformat's own way
-        "{0} {n:signed}",  # a numbered field: vformat's own way (it fails the same)
+        "{n:plural:a:b} {missing:signed} {n:>{width}}",  # a field in a spec: vformat fills it
+        "{0} {n:signed}",  # a numbered field: no such argument, either way
         "{n:signed}{{",
+        "{} {n:signed}",  # an unnamed field: vformat numbers it
     ],
 )
 def test_a_template_read_once_fills_as_vformat_does(template: str) -> None:
