@@ -188,12 +188,13 @@ class Narrator:
 
     def rows(self, game: Game[Any], seats: Sequence[Seat], lang: str) -> tuple[Row, ...]:
         names = distinguished({seat.player: seat.name for seat in seats})
+        scope = scope_of(game)
         return tuple(
             Row(
                 player=seat.player,
                 name=names[seat.player],
                 role=seat.role,
-                role_label=self.line(f"role.{seat.role}", {}, lang, game=game, literal=True),
+                role_label=texts.constant(f"role.{seat.role}", lang, scope),  # as line(…, literal=True)
                 points=seat.points,
                 to_act=seat.to_act,
                 details=self.details(game, seat, lang),

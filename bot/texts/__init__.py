@@ -167,6 +167,13 @@ def _template(key: str, lang: str, scope: Scope | None) -> tuple[str, str] | Non
     return None
 
 
+@lru_cache(maxsize=4096)
+def constant(key: str, lang: str, scope: Scope | None = None) -> str:
+    """The sentence for ``key`` over no facts (a role's label on every row of the running table),
+    rendered once per language and game: the catalogues do not change while the process runs."""
+    return render(key, {}, lang, scope=scope)
+
+
 def placeholder(word: str, lang: str) -> str:
     """A help text's placeholder for what the user types (``NAME``, ``REASON``, ``ROLE`` …) in
     ``lang``: "NOM", "RAISON", "RÔLE" in French (the catalogues' ``help.arg.<word>``)."""
@@ -530,7 +537,7 @@ class _Facts(dict[str, Any]):
 
 def _forget() -> None:
     """Drop every catalogue and template read (the registry of languages changed)."""
-    for cached in (catalogue, _shared, game_catalogue, _fallbacks, _template, _formatter, _joiners):
+    for cached in (catalogue, _shared, game_catalogue, _fallbacks, _template, _formatter, _joiners, constant):
         cached.cache_clear()
 
 
