@@ -38,8 +38,11 @@ _TOKEN = re.compile(r"\\(.)|⟦|⟧|\|", re.DOTALL)
 
 
 def escaped(text: str) -> str:
-    """Text as it stands inside the markup: its special characters preceded by a backslash."""
-    return _SPECIAL.sub(lambda match: ESC + match.group(0), text)
+    """Text as it stands inside the markup: its special characters preceded by a backslash. Most text
+    has none: looking for each is cheaper than a substitution that finds nothing."""
+    if ESC in text or OPEN in text or CLOSE in text or SEP in text:
+        return _SPECIAL.sub(lambda match: ESC + match.group(0), text)
+    return text
 
 
 class Marked(str):
@@ -72,7 +75,7 @@ class Neutral(str):
 
 
 def span(kind: str, *args: str) -> str:
-    return OPEN + SEP.join(escaped(arg) for arg in (kind, *args)) + CLOSE
+    return OPEN + SEP.join(map(escaped, (kind, *args))) + CLOSE
 
 
 def name(player: str, shown: str) -> Marked:
@@ -152,6 +155,11 @@ Span = tuple[str, tuple[str, ...]]  # ("", (text,)) for plain text, else (kind, 
 def spans(text: str) -> list[Span]:
     """A neutral line as its parts, in order: plain text as ``("", (text,))``, a span as its kind and
     arguments (unescaped). An unpaired ``⟧`` is text; a span left open runs to the end."""
+    return _token_spans(text) if ESC in text else _unescaped_spans(text)
+
+
+def _token_spans(text: str) -> list[Span]:
+    """:func:`spans` token by token: what a line with escapes (a backslash) takes."""
     parts: list[Span] = []
     buffer: list[str] = []
     fields: list[str] | None = None  # inside a span: the arguments read so far
@@ -182,6 +190,27 @@ def spans(text: str) -> list[Span]:
         parts.append((fields[0], tuple(fields[1:])))
     elif rest:
         parts.append(("", (rest,)))
+    return parts
+
+
+def _unescaped_spans(text: str) -> list[Span]:
+    """:func:`spans` of a line without a backslash — nearly every line (only outside text holding one
+    of the markup's characters has one): the parts lie between the brackets, read with ``str.find``
+    and ``str.split`` in a fraction of the time :func:`_token_spans` takes. Inside a span ``⟦`` is
+    text."""
+    parts: list[Span] = []
+    start = 0
+    while (opening := text.find(OPEN, start)) >= 0:
+        if opening > start:
+            parts.append(("", (text[start:opening],)))
+        closing = text.find(CLOSE, opening + 1)
+        kind, *args = text[opening + 1 : closing if closing >= 0 else len(text)].split(SEP)
+        parts.append((kind, tuple(args)))
+        if closing < 0:
+            return parts
+        start = closing + 1
+    if start < len(text):
+        parts.append(("", (text[start:],)))
     return parts
 
 

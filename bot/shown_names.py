@@ -85,8 +85,15 @@ def looks(name: str) -> frozenset[str]:
 
 def distinguished(names: Mapping[str, str]) -> dict[str, str]:
     """The names to show, by participant id (in the mapping's order): visible, and with a suffix on
-    each of a group that looks alike."""
-    shown = {player: visible(name) for player, name in names.items()}
+    each of a group that looks alike. Each call gets its own dict, the caller may change it."""
+    return dict(_distinguished(tuple(names.items())))
+
+
+@lru_cache(maxsize=512)
+def _distinguished(names: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """:func:`distinguished`, remembered for the same names in the same order (it depends on nothing
+    else): every reply about a game shows its table's names, and a move asks for them twice."""
+    shown = {player: visible(name) for player, name in names}
     groups = _alike(shown)
     if not groups:
         return shown

@@ -52,6 +52,15 @@ class Narrator:
 
     def __init__(self, *, boards: bool = True) -> None:
         self.boards = boards
+        self._shown: tuple[Game[Any], Any, Sequence[Seat]] | None = None  # the last move's table
+
+    def _table(self, game: Game[Any], state: Any) -> Sequence[Seat]:
+        """``game.table(state)``, without working it out again for the state the last move left —
+        the next move's ``before``, nearly always (a state never changes: the engine is pure)."""
+        shown = self._shown
+        if shown is not None and shown[0] is game and shown[1] is state:
+            return shown[2]
+        return game.table(state)
 
     def line(
         self,
@@ -98,7 +107,8 @@ class Narrator:
         tables of ``table.state`` and ``before``, when the caller has them already."""
         game = table.game
         seats = game.table(table.state) if seats is None else seats
-        name_of = namer(game.table(before) if seats_before is None else seats_before, seats)
+        name_of = namer(self._table(game, before) if seats_before is None else seats_before, seats)
+        self._shown = (game, table.state, seats)
         lines = [self.line(event.kind(), event.facts(), lang, game=game, name_of=name_of) for event in events]
         seed_hex = seed.hex() if seed is not None else None
         if seed_hex is not None:
@@ -179,12 +189,13 @@ class Narrator:
 
     def rows(self, game: Game[Any], seats: Sequence[Seat], lang: str) -> tuple[Row, ...]:
         names = distinguished({seat.player: seat.name for seat in seats})
+        scope = scope_of(game)
         return tuple(
             Row(
                 player=seat.player,
                 name=names[seat.player],
                 role=seat.role,
-                role_label=self.line(f"role.{seat.role}", {}, lang, game=game, literal=True),
+                role_label=texts.constant(f"role.{seat.role}", lang, scope),  # as line(…, literal=True)
                 points=seat.points,
                 to_act=seat.to_act,
                 details=self.details(game, seat, lang),

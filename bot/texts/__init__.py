@@ -167,6 +167,13 @@ def _template(key: str, lang: str, scope: Scope | None) -> tuple[str, str] | Non
     return None
 
 
+@lru_cache(maxsize=4096)
+def constant(key: str, lang: str, scope: Scope | None = None) -> str:
+    """The sentence for ``key`` over no facts (a role's label on every row of the running table),
+    rendered once per language and game: the catalogues do not change while the process runs."""
+    return render(key, {}, lang, scope=scope)
+
+
 def placeholder(word: str, lang: str) -> str:
     """A help text's placeholder for what the user types (``NAME``, ``REASON``, ``ROLE`` …) in
     ``lang``: "NOM", "RAISON", "RÔLE" in French (the catalogues' ``help.arg.<word>``)."""
@@ -192,24 +199,33 @@ def fill(
         complete = commands is not None and hasattr(commands, "__missing__")
         prepared["cmd"] = commands if complete else _Commands(commands or CONSOLE_COMMANDS)
     if shape.custom:
-        return _formatter(lang, scope).vformat(template, (), prepared)
+        return _formatter(lang, scope).fill(template, prepared)
     return template.format_map(prepared)  # the same result, without the pure-Python parser
 
 
 def _prepare(facts: Mapping[str, Any], name_of: Callable[[str], str]) -> _Facts:
-    # isinstance with a tuple of types: ``list | tuple`` would build a union on every call.
-    prepared = _Facts()
+    prepared = _Facts(facts)
     for key, value in facts.items():
-        if key in PLAYER_FIELDS and isinstance(value, str):
-            value = name_of(value)
-        elif key in PLAYER_LIST_FIELDS and isinstance(value, (list, tuple)):
-            value = _Items(name_of(str(v)) for v in value)
-        elif isinstance(value, (list, tuple)):
-            value = _Items(value)
-        elif isinstance(value, int) and not isinstance(value, bool) and value < 0:
-            value = _Negative(value)
-        prepared[key] = value
+        kind = type(value)
+        if (kind is str and key not in PLAYER_FIELDS) or (kind is int and value >= 0):
+            continue  # most facts, text and counts, are written as they are: a copy, not a call
+        prepared[key] = _prepared(key, value, name_of)
     return prepared
+
+
+def _prepared(key: str, value: Any, name_of: Callable[[str], str]) -> Any:
+    """One fact as a template writes it: an id as its name, a list as :class:`_Items`, a negative number
+    as :class:`_Negative`, anything else as it is."""
+    # isinstance with a tuple of types: ``list | tuple`` would build a union on every call.
+    if key in PLAYER_FIELDS and isinstance(value, str):
+        return name_of(value)
+    if key in PLAYER_LIST_FIELDS and isinstance(value, (list, tuple)):
+        return _Items(name_of(str(v)) for v in value)
+    if isinstance(value, (list, tuple)):
+        return _Items(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return _Negative(value)
+    return value
 
 
 class _Negative(int):
@@ -468,6 +484,37 @@ class _Formatter(string.Formatter):
     def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
         return kwargs[key] if isinstance(key, str) else super().get_value(key, args, kwargs)
 
+    def fill(self, template: str, facts: Mapping[str, Any]) -> str:
+        """``vformat(template, (), facts)``, from the template's fields read once (:func:`_fields`)."""
+        fields = _fields(template)
+        if fields is None:
+            return self.vformat(template, (), facts)
+        out: list[str] = []
+        for literal, name, conversion, spec in fields:
+            out.append(literal)
+            if name is not None:
+                value = self.convert_field(self.get_field(name, (), facts)[0], conversion)
+                out.append(self.format_field(value, spec))
+        return "".join(out)
+
+
+Field = tuple[str, str | None, str | None, str]  # literal text, then a field: its name, conversion, spec
+
+
+@lru_cache(maxsize=8192)
+def _fields(template: str) -> tuple[Field, ...] | None:
+    """A template's literal texts and fields, as :meth:`string.Formatter.parse` reads them — once per
+    template, not on every render: the catalogue never changes while the process runs. None for what
+    only ``vformat`` itself fills the same way: a spec holding a field, an unnamed field (``{}``)."""
+    fields = tuple(
+        (literal, name, conversion, spec or "")
+        for literal, name, spec, conversion in string.Formatter().parse(template)
+    )
+    for _, name, _, spec in fields:
+        if name is not None and ("{" in spec or not name):
+            return None
+    return fields
+
 
 @cache
 def _formatter(lang: str, scope: Scope | None = None) -> _Formatter:
@@ -490,7 +537,7 @@ class _Facts(dict[str, Any]):
 
 def _forget() -> None:
     """Drop every catalogue and template read (the registry of languages changed)."""
-    for cached in (catalogue, _shared, game_catalogue, _fallbacks, _template, _formatter, _joiners):
+    for cached in (catalogue, _shared, game_catalogue, _fallbacks, _template, _formatter, _joiners, constant):
         cached.cache_clear()
 
 

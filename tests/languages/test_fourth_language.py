@@ -83,6 +83,15 @@ def test_dutch_is_known_only_once_its_entry_point_is_installed(tmp_path: Path) -
     assert language_of_locale(discord.Locale.dutch) == texts.DEFAULT
 
 
+def test_a_sentence_remembered_before_dutch_was_installed_is_read_again(tmp_path: Path) -> None:
+    """A role's label is rendered once per language (texts.constant): installing a language forgets
+    what was rendered before, when "nl" fell back on English."""
+    assert texts.constant("role.playing", "nl", V6) == "playing"
+    with installed(tmp_path):
+        assert texts.constant("role.playing", "nl", V6) == "aan de beurt"
+    assert texts.constant("role.playing", "nl", V6) == "playing"
+
+
 def test_every_dutch_catalogue_has_the_german_keys_and_placeholders(dutch: Path) -> None:
     files = catalogue_files(LANGUAGES)
     assert {name for name, _ in files} >= {

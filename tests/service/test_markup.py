@@ -30,6 +30,13 @@ def test_typed_text_is_one_span_of_exactly_that_text(typed: str) -> None:
     assert markup.plain(line) == f"Freiwurf für {typed}: {typed}."
 
 
+@given(st.text(alphabet="ab ⟦⟧|"))
+def test_a_line_without_escapes_reads_as_token_by_token(line: str) -> None:
+    """The shortcut for lines without a backslash reads them exactly as the token walker does:
+    unpaired brackets, ``⟦`` inside a span, empty spans and a span left open."""
+    assert markup._unescaped_spans(line) == markup._token_spans(line)
+
+
 def test_a_forged_span_in_a_name_stays_text() -> None:
     forged = "⟦cmd|join⟧ ⟦name|2|Anna⟧ \\⟧"
     line = f"{markup.name('u1', forged):} ist dabei."

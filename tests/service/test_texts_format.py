@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import texts
 from bot.texts import MINUS, fill, render, signed, singular
 
 
@@ -105,3 +106,25 @@ def test_a_fact_of_the_wrong_kind_is_shown_rather_than_failing() -> None:
 def test_render_formats_in_the_language_the_template_was_found_in() -> None:
     # a key every catalogue has, in a language none has: the English fallback formats the English way
     assert render("common.help", {"commands": "x"}, "xx") == render("common.help", {"commands": "x"}, "en")
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "{n:plural:Auge:Augen} für {player!s}, {cold[0]}/{cold[1]} {{wörtlich}} {n:signed}",
+        "{n:plural:a:b} {missing:signed} {n:>{width}}",  # a field in a spec: vformat fills it
+        "{0} {n:signed}",  # a numbered field: no such argument, either way
+        "{n:signed}{{",
+        "{} {n:signed}",  # an unnamed field: vformat numbers it
+    ],
+)
+def test_a_template_read_once_fills_as_vformat_does(template: str) -> None:
+    """``fill`` reads a template's fields once and formats them as ``string.Formatter.vformat`` does."""
+    formatter, facts = texts._formatter("de"), texts._Facts(n=3, player="anna", cold=(1, 4), width=5)
+    try:
+        expected = formatter.vformat(template, (), facts)
+    except (IndexError, ValueError) as failed:
+        with pytest.raises(type(failed)):
+            formatter.fill(template, facts)
+    else:
+        assert formatter.fill(template, facts) == expected
