@@ -62,11 +62,18 @@ def head_revision() -> str:
     """The newest revision in ``migrations/versions``: read from the files' own ``revision`` and
     ``down_revision`` lines when they form one line of revisions, as they do here (Alembic would import
     every file, and itself, to find it); else Alembic's answer, or its error."""
-    head = _single_head(MIGRATIONS_DIR / "versions")
+    return _head_of(MIGRATIONS_DIR)
+
+
+@cache
+def _head_of(folder: Path) -> str:
+    """Read once per folder: the files do not change while the process runs, and a process may lose
+    the right to read them (a worker that drops its privileges, a checkout made unreadable later)."""
+    head = _single_head(folder / "versions")
     if head is None:
         head = _scripts().get_current_head()
     if head is None:  # pragma: no cover - the repository always ships a revision
-        raise RuntimeError(f"no migration found in {MIGRATIONS_DIR}")
+        raise RuntimeError(f"no migration found in {folder}")
     return head
 
 

@@ -110,6 +110,17 @@ async def written_on_their_own(croupier: Croupier) -> None:
             await asyncio.sleep(0.05)
 
 
+async def ended_since(trips: RoundTrips, mark: int) -> list[Transaction]:
+    """The transactions since ``mark`` once every one of them has ended: the flush takes what waits
+    before it writes, so nothing waits any more a moment before its COMMIT is counted."""
+    async with asyncio.timeout(5):
+        while True:
+            tail = trips.since(mark)
+            if tail and all(t.ended for t in tail):
+                return tail
+            await asyncio.sleep(0.01)
+
+
 async def test_a_durchgang_at_human_pace_is_one_transaction_per_request_acknowledgements_included(
     table: Table,
 ) -> None:
@@ -149,7 +160,7 @@ async def test_a_durchgang_at_human_pace_is_one_transaction_per_request_acknowle
             quiet = trips.mark
             await written_on_their_own(bot.front.croupier)
             assert time.monotonic() - last_write >= ACKNOWLEDGE_AFTER_SECONDS
-            tail = trips.since(quiet)
+            tail = await ended_since(trips, quiet)
 
     refused = [m.content for m in emu.bot_messages if m.content.startswith("⚠️")]
     assert refused == []
