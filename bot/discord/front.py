@@ -385,9 +385,11 @@ class Front:
         except Exception as error:
             await self.failed(interaction, error)
 
-    async def send_note(self, answer: Answer, out: Outgoing) -> None:
+    async def send_note(self, answer: Answer, out: Outgoing, *, private: bool = True) -> None:
+        """A note as the interaction's answer (only for the one who asked, unless ``private`` is off);
+        one that cannot go out is logged, not retried — the interaction is forgotten either way."""
         try:
-            await answer.send(out, True)
+            await answer.send(out, private)
         except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as error:
             log.info("could not answer interaction %s: %s", answer.interaction.id, error)
         finally:

@@ -8,7 +8,6 @@ channel's setting), the plan itself opens the game in place, answered like any s
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +15,7 @@ import discord
 
 from bot import texts
 from bot.discord import escape, threads
-from bot.discord.answering import Answer, AnsweredElsewhere, InteractionGone
+from bot.discord.answering import Answer
 from bot.discord.context import from_interaction
 from bot.discord.embeds import refusal_content
 from bot.discord.limits import CONTENT_MAX, clip
@@ -28,8 +27,6 @@ from bot.service.requests import Incoming, Moderate, OpenGame
 
 if TYPE_CHECKING:
     from bot.discord.front import Front
-
-log = logging.getLogger(__name__)
 
 
 async def open_game(
@@ -87,7 +84,7 @@ async def _open_in_thread(
         facts = {"title": escape.plain(reply.title), "thread": f"<#{made.thread_id}>"}
         pointer = Outgoing([], nobody(), content=texts.render("discord.thread.opened", facts, lang))
         front.outbox.put(
-            interaction.channel_id or 0, lambda: _send_note_public(front, answer, pointer), lane=ANSWERS
+            interaction.channel_id or 0, lambda: front.send_note(answer, pointer, private=False), lane=ANSWERS
         )
 
     opening = OpenGame(kind, options, live_message=made.live_message)
@@ -102,12 +99,3 @@ async def _open_in_thread(
     said = clip(refusal_content(reply), CONTENT_MAX) if not reply.ok else placeholder
     await threads.remove(front.client, made, said)
     front.answer_with(answer, reply)
-
-
-async def _send_note_public(front: Front, answer: Answer, out: Outgoing) -> None:
-    try:
-        await answer.send(out, False)
-    except (discord.HTTPException, InteractionGone, AnsweredElsewhere) as error:
-        log.info("could not point interaction %s at its thread: %s", answer.interaction.id, error)
-    finally:
-        await front.forget(answer)

@@ -60,6 +60,19 @@ def stored(store: Store, channel: str) -> tuple[Any, ...]:
     return game.version, game.snapshot, game.dice_used, game.participants, log
 
 
+def counted_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on every read of a channel's state is noted in the list this returns."""
+    reads: list[str] = []
+    read = Channels.state
+
+    def counted_read(channels: Channels, *args: Any, **kwargs: Any) -> Any:
+        reads.append(channels.__class__.__name__)
+        return read(channels, *args, **kwargs)
+
+    monkeypatch.setattr(Channels, "state", counted_read)
+    return reads
+
+
 @SQLITE_ONLY
 async def test_moves_from_a_warm_channel_answer_and_store_what_moves_that_read_do(
     db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -71,14 +84,7 @@ async def test_moves_from_a_warm_channel_answer_and_store_what_moves_that_read_d
         never = Croupier(
             store=cold, dice_factory=scripted(FACES), clock=lambda: NOW, warm=WarmChannels(capacity=0)
         )
-        reads: list[str] = []
-        read = Channels.state
-
-        def counted_read(channels: Channels, *args: Any, **kwargs: Any) -> Any:
-            reads.append(channels.__class__.__name__)
-            return read(channels, *args, **kwargs)
-
-        monkeypatch.setattr(Channels, "state", counted_read)
+        reads = counted_reads(monkeypatch)
         answers = await play(Table(kept))
         warm_reads, reads[:] = len(reads), []
         assert answers == await play(Table(never))
@@ -132,14 +138,7 @@ async def test_channels_played_in_turn_and_at_once_stay_warm(
             for name in ("anna", "ben", "cleo"):
                 await table.do(name, Join(name.capitalize()))
             await table.do("mod", Start())
-        reads: list[str] = []
-        read = Channels.state
-
-        def counted_read(channels: Channels, *args: Any, **kwargs: Any) -> Any:
-            reads.append(channels.__class__.__name__)
-            return read(channels, *args, **kwargs)
-
-        monkeypatch.setattr(Channels, "state", counted_read)
+        reads = counted_reads(monkeypatch)
         answers: list[list[str]] = [[], []]
         for name, line in LINES:
             both = await asyncio.gather(*(table.say(name, line) for table in tables))

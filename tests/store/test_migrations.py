@@ -432,22 +432,28 @@ async def test_0008_leaves_every_channel_on_the_web_unlisted(blank_db_url: str) 
 # --- 0009: how far each game channel was read, for the catch-up ---------------------------------------
 
 
-async def test_0009_keeps_how_far_a_game_channel_was_read_and_goes_back_cleanly(blank_db_url: str) -> None:
-    """Games stored before 0009 catch up from their last logged line as before (nothing was noted as
-    read yet); from then on a noted read is where a catch-up starts. Going back drops only the table."""
-    upgrade(blank_db_url, "0007_thread_closing")
+def one_open_game(url: str) -> None:
+    """A tournament in channel ``home`` with one open Durchgang (game id 1), as an older schema stores
+    it: plain SQL, since the code's own tables are those of the newest revision."""
     execute(
-        blank_db_url,
+        url,
         "INSERT INTO tournaments (guild, channel, name, scoring, created_at) "
         "VALUES ('g', 'home', 'Cup', 'sum', '2026-03-01 20:00:00+00:00')",
     )
-    seed = "X'73'" if blank_db_url.startswith("sqlite") else "'\\x73'::bytea"
+    seed = "X'73'" if url.startswith("sqlite") else "'\\x73'::bytea"
     execute(
-        blank_db_url,
+        url,
         "INSERT INTO games (tournament_id, channel, kind, number, options, status, seed, commitment, "
         "dice_used, snapshot, version, opened_at) VALUES (1, 'home', 'verflixte6', 1, '{}', 'open', "
         f"{seed}, 'c', 0, '{{}}', 1, '2026-03-01 20:00:00+00:00')",
     )
+
+
+async def test_0009_keeps_how_far_a_game_channel_was_read_and_goes_back_cleanly(blank_db_url: str) -> None:
+    """Games stored before 0009 catch up from their last logged line as before (nothing was noted as
+    read yet); from then on a noted read is where a catch-up starts. Going back drops only the table."""
+    upgrade(blank_db_url, "0007_thread_closing")
+    one_open_game(blank_db_url)
     upgrade(blank_db_url)
     async with await Store.open(blank_db_url) as store:
         with store.transaction() as uow:
@@ -500,18 +506,7 @@ async def test_0010_indexes_only_log_rows_of_a_game_and_goes_back_cleanly(blank_
     """Entries logged before 0010, with a game and without, are all still there; a game's entries are
     found through the game index, which leaves out rows of no game; going back restores the full one."""
     upgrade(blank_db_url, "0009_catch_up")
-    execute(
-        blank_db_url,
-        "INSERT INTO tournaments (guild, channel, name, scoring, created_at) "
-        "VALUES ('g', 'home', 'Cup', 'sum', '2026-03-01 20:00:00+00:00')",
-    )
-    seed = "X'73'" if blank_db_url.startswith("sqlite") else "'\\x73'::bytea"
-    execute(
-        blank_db_url,
-        "INSERT INTO games (tournament_id, channel, kind, number, options, status, seed, commitment, "
-        "dice_used, snapshot, version, opened_at) VALUES (1, 'home', 'verflixte6', 1, '{}', 'open', "
-        f"{seed}, 'c', 0, '{{}}', 1, '2026-03-01 20:00:00+00:00')",
-    )
+    one_open_game(blank_db_url)
     for message, game in (("m1", "1"), ("m2", "NULL")):
         execute(
             blank_db_url,
