@@ -45,7 +45,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import distinct, func, insert, select, text
 
 from bench.support import NAMES, backends, cpu_ns, emit, memory_mib, postgres_problem, scratch_database
 from bot.games import GAMES
@@ -215,8 +215,11 @@ def batches(count: int, distinct: int) -> Iterator[Rows]:
 
 
 def seeded(store: Store) -> int:
+    """How many games a kept ``--db`` was seeded with: one channel each (the console's Durchgang,
+    closed and opened again by later runs, adds games but no channel)."""
     with store.engine.connect() as connection:
-        return int(connection.execute(select(func.count()).select_from(games_t)).scalar_one())
+        counted = select(func.count(distinct(games_t.c.channel)))
+        return int(connection.execute(counted).scalar_one())
 
 
 def seed(store: Store, count: int, distinct: int) -> dict[str, float]:
@@ -366,13 +369,17 @@ def rss_of(pid: int) -> float:
     return round(kib / 1024, 1)
 
 
-async def to_act_in_console(store: Store) -> str:
-    """Who is to act in the console's Durchgang; one that everybody has played is closed and opened
-    again with its players (a kept ``--db`` plays a few lines there on every run)."""
+async def to_act_in_console(store: Store) -> tuple[str, str]:
+    """Who is to act in the console's Durchgang and a line the game takes from them now (its first
+    choice: "weiter" mostly, the decision it waits on after a 1 or a duel); one that everybody has
+    played is closed and opened again with its players (a kept ``--db`` plays a few lines there on
+    every run)."""
     with store.transaction(read_only=True) as uow:
         record = uow.games.open_in(CONSOLE)
     if record is not None and record.to_act is not None:
-        return record.to_act
+        choices = V6.choices(V6.load(record.snapshot))
+        simple = [choice.words for choice in choices if not choice.multi]
+        return record.to_act, simple[0] if simple else "weiter"
     croupier = Croupier(store=store, seed_source=SEEDS)
     token = secrets.token_hex(4)
     moderator = Incoming(f"scale:{token}:mod", CONSOLE, CONSOLE, "mod", "mod", is_moderator=True)
@@ -498,8 +505,8 @@ class Starts:
     answers: int = 0
 
     async def once(self, store: Store, url: str, line_id: str) -> None:
-        player = await to_act_in_console(store)
-        start = await asyncio.to_thread(first_answer, url, f"#{line_id} {player}: weiter")
+        player, words = await to_act_in_console(store)
+        start = await asyncio.to_thread(first_answer, url, f"#{line_id} {player}: {words}")
         self.wall.append(start.wall_s)
         self.cpu.append(start.cpu_s)
         self.rss.append(start.rss_mib)
