@@ -27,7 +27,7 @@ from sqlalchemy import Connection, exc
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 
-from bot.store.db import commit_in_pipeline, take_pending_begin
+from bot.store.db import DRIVER_BEGUN, commit_in_pipeline, take_pending_begin
 
 Processor = Callable[[Any], Any]
 _GIVEN = object()  # a parameter the caller gives (see Compiled.slots)
@@ -152,10 +152,83 @@ class Driver:
     last write of a unit of work, its COMMIT — one pipelined round trip instead of two or three.
     """
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, begin: str | None = None) -> None:
         self.connection = connection
         self.dialect = connection.dialect
         self._postgresql = self.dialect.name == "postgresql"
+        # ``begin``: SQLite's BEGIN, for a unit of work that nobody listens to (``db.unobserved``): it
+        # runs its transaction on the driver alone, SQLAlchemy joining only if one of its own
+        # statements (or an error) comes along — see :meth:`begin`.
+        self._begin = begin
+        if begin is not None:
+            self._dbapi: Any = connection.connection.dbapi_connection
+            self._error: type[Exception] = self.dialect.loaded_dbapi.Error
+            self.begin()
+            connection.info[DRIVER_BEGUN] = True
+
+    # --- a transaction on the driver alone (``begin`` given) ---
+
+    def begin(self) -> None:
+        """Begin the transaction unless it is open (a unit of work goes on after a commit)."""
+        if not self._dbapi.in_transaction:
+            self._dbapi.execute(self._begin)  # a driver error, as SQLAlchemy's begin event lets out
+
+    def commit(self) -> None:
+        connection = self.connection
+        if connection._transaction is not None:  # SQLAlchemy joined: its commit is the transaction's
+            connection.commit()
+            return
+        try:
+            self._dbapi.commit()
+        except self._error as error:
+            self._failed(error, None, None, None)
+
+    def rollback(self) -> None:
+        connection = self.connection
+        if connection._transaction is not None:
+            connection.rollback()
+        if connection.invalidated or connection.closed:
+            return  # its driver connection is gone, and its transaction with it
+        if self._dbapi.in_transaction:
+            try:
+                self._dbapi.rollback()
+            except self._error as error:
+                self._failed(error, None, None, None)
+
+    def end(self) -> None:
+        """The unit of work is over (its transaction ended)."""
+        if not self.connection.invalidated:
+            self.connection.info.pop(DRIVER_BEGUN, None)
+
+    def _failed(self, error: Exception, sql: str | None, arguments: Any, cursor: Any) -> None:
+        """A driver error handled as SQLAlchemy handles it in its own transaction — which it joins
+        first, or it would roll back the driver's ("autorollback" of a connection not in one)."""
+        connection = self.connection
+        with suppress(Exception):
+            if connection._transaction is None and self._dbapi.in_transaction:
+                connection.begin()  # the begin event sees DRIVER_BEGUN: no second BEGIN
+        connection._handle_dbapi_exception(error, sql, arguments, cursor, None)
+
+    def _execute_alone(self, compiled: Compiled, arguments: Any, many: bool, commit: bool) -> Ran:
+        dbapi = self._dbapi
+        if not dbapi.in_transaction:
+            dbapi.execute(self._begin)
+        cursor = dbapi.cursor()
+        sql = compiled.sql
+        try:
+            if many:
+                cursor.executemany(sql, arguments)
+            else:
+                cursor.execute(sql, arguments)
+            ran = Ran(compiled.rows(cursor.fetchall()) if compiled.row is not None else [], cursor.rowcount)
+        except self._error as error:
+            self._failed(error, sql, arguments, cursor)
+            raise  # not reached: the line above raises
+        finally:
+            cursor.close()
+        if commit:
+            self.commit()
+        return ran
 
     def run(
         self, prepared: Prepared, parameters: Mapping[str, Any] | None = None, *, commit: bool = False
@@ -172,6 +245,8 @@ class Driver:
         return self._execute(compiled, arguments, many=True, commit=False)
 
     def _execute(self, compiled: Compiled, arguments: Any, *, many: bool, commit: bool) -> Ran:
+        if self._begin is not None:
+            return self._execute_alone(compiled, arguments, many, commit)
         connection = self.connection
         if not connection.in_transaction():
             connection.begin()  # as SQLAlchemy's autobegin: the statement is part of a transaction

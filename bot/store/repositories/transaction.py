@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -39,11 +40,15 @@ class Transaction:
         before_commit: Callable[[], None] = lambda: None,
         committed: Callable[[], None] = lambda: None,
         savepoint: Savepoint | None = None,
+        begin: str | None = None,
     ) -> None:
         self.connection = connection
         self.url = url
         self.dialect = connection.dialect.name
-        self._driver = Driver(connection)
+        # ``begin``: the transaction is the driver's alone, begun here with this BEGIN (see Driver).
+        self.alone = begin is not None
+        with reachable(url):
+            self._driver = Driver(connection, begin)
         self._before_commit = before_commit
         self._committed = committed
         self.savepoint = savepoint
@@ -76,6 +81,8 @@ class Transaction:
         with reachable(self.url):
             if self.savepoint is not None:
                 self.savepoint.commit()
+            elif self.alone:
+                self._driver.commit()
             else:
                 self.connection.commit()
         self._committed()
@@ -84,8 +91,25 @@ class Transaction:
         with reachable(self.url):
             if self.savepoint is not None:
                 self.savepoint.rollback()
+            elif self.alone:
+                self._driver.rollback()
             else:
                 self.connection.rollback()
+
+    def end(self, failed: bool) -> None:
+        """The unit of work is over: undo what it did not commit (``failed``: quietly, as its own
+        error is the one worth seeing)."""
+        if not self.alone:
+            return
+        try:
+            if failed:
+                with suppress(Exception):
+                    self._driver.rollback()
+            else:
+                with reachable(self.url):
+                    self._driver.rollback()
+        finally:
+            self._driver.end()
 
 
 def violated(error: exc.IntegrityError, constraint: str, sqlite_columns: str) -> bool:
