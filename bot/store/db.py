@@ -526,9 +526,14 @@ class reachable:  # lower case: used like the function it was, ``with reachable(
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
         if error is None or not isinstance(error, Exception):
             return  # never swallows what it does not translate
-        problem: StoreError | None = aborted(error) or unavailable(error, self._url)
+        problem = translated(error, self._url)
         if problem is not None:
             raise problem from error
+
+
+def translated(error: Exception, url: str | URL) -> StoreError | None:
+    """What :class:`reachable` raises instead of ``error`` (None: ``error`` itself)."""
+    return aborted(error) or unavailable(error, url)
 
 
 def connect(engine: Engine, url: str | URL | None = None, **options: Any) -> Connection:

@@ -146,8 +146,18 @@ def log_row(entry: NewLogEntry) -> tuple[Any, ...]:
 
 
 def logged_entry(entry_id: int, row: tuple[Any, ...]) -> LogEntry:
-    """The entry of a row :func:`log_row` made, once written as ``entry_id``."""
-    return LogEntry(entry_id, *row)
+    """The entry of a row :func:`log_row` made, once written as ``entry_id`` — what
+    ``LogEntry(entry_id, *row)`` makes, its fields filled at once instead of one by one through the
+    frozen class's ``__init__`` (a plain frozen dataclass: checked below)."""
+    entry = _new_entry(LogEntry)
+    entry.__dict__.update(zip(_ENTRY_FIELDS, (entry_id, *row), strict=True))
+    return entry
+
+
+_new_entry = object.__new__
+_ENTRY_FIELDS = ("id", *LOGGED)
+if hasattr(LogEntry, "__post_init__") or "__slots__" in vars(LogEntry):
+    raise ImportError("LogEntry must be a plain frozen dataclass (see logged_entry)")
 
 
 class log_conflicts:  # lower case: used like the function it was, ``with log_conflicts(entry):``

@@ -14,7 +14,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import URL, CursorResult
 
-from bot.store.db import reachable
+from bot.store.db import reachable, translated
 from bot.store.repositories.prepared import Driver, Prepared, Ran
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ class Transaction:
         self.alone = begin is not None
         with reachable(url):
             self._driver = Driver(connection, begin)
+        self._alone = self.alone and savepoint is None
         self._before_commit = before_commit
         self._committed = committed
         self.savepoint = savepoint
@@ -60,6 +61,19 @@ class Transaction:
     def run(
         self, statement: Prepared, parameters: Mapping[str, Any] | None = None, *, commit: bool = False
     ) -> Ran:
+        if self._alone:  # every command's statements: errors translated as ``reachable`` does, no frames
+            if commit:
+                self._before_commit()
+            try:
+                ran = self._driver.run(statement, parameters, commit=commit)
+            except Exception as error:
+                problem = translated(error, self.url)
+                if problem is not None:
+                    raise problem from error
+                raise
+            if commit:
+                self._committed()
+            return ran
         if commit and self.savepoint is not None:
             ran = self.run(statement, parameters)
             self.commit()
