@@ -43,6 +43,7 @@ from bot.store.records import (
     ParticipantRecord,
     SeatLike,
 )
+from bot.store.repositories.forum import LOCK_TOURNAMENT
 from bot.store.repositories.log import LOGGED, CommandLog, log_conflicts, log_row, logged_entry
 from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import (
@@ -173,6 +174,34 @@ def _save_and_log_postgresql(columns: tuple[str, ...]) -> Prepared:
 
 
 @cache
+def _insert_game(kinds: int) -> Prepared:
+    """A new game at version 1, numbered next among the tournament's games of ``kinds`` kinds (its
+    own and those numbered with it: Durchgang 1, 2 … and Killer 1, 2 …, either rule set)."""
+    next_number = (
+        select(func.coalesce(func.max(games_t.c.number), 0) + 1)
+        .where(
+            games_t.c.tournament_id == bindparam("b_tournament_id"),
+            games_t.c.kind.in_([bindparam(f"b_numbered_{index}") for index in range(kinds)]),
+        )
+        .scalar_subquery()
+    )
+    given = (
+        *("tournament_id", "channel", "kind", "options", "seed", "commitment", "snapshot", "to_act"),
+        *("turn_deadline", "opened_at", "live_message"),
+    )
+    values: dict[str, Any] = {name: bindparam(f"b_{name}") for name in given}
+    values.update(number=next_number, status="open", dice_used=0, version=1, closed_at=None)
+    return Prepared(insert(games_t).values(values).returning(*games_t.c), name="GameRow")
+
+
+_COUNT_IN = Prepared(
+    select(func.count().label("games"))
+    .select_from(games_t)
+    .where(games_t.c.tournament_id == bindparam("b_tournament_id"))
+)
+
+
+@cache
 def _game_by_id(dialect: str) -> Select[Any]:
     return select_games(dialect).where(games_t.c.id == bindparam("b_id"))
 
@@ -232,43 +261,25 @@ class Games:
         # Locking the tournament row serialises game creation within it (PostgreSQL; SQLite's unit of
         # work already holds the write lock), so the number below is never taken twice and a second
         # game racing for the channel fails on the open-game index, as GameAlreadyOpen.
-        tournament = (
-            self._tx.execute(
-                select(tournaments_t.c.id).where(tournaments_t.c.id == tournament_id).with_for_update()
-            )
-        ).first()
-        if tournament is None:
+        if self._tx.run(LOCK_TOURNAMENT, {"b_id": tournament_id}).first() is None:
             raise UnknownTournament(tournament_id)
-        kinds = {kind, *numbered_with}
-        next_number = (  # each game counts its own: Durchgang 1, 2 … and Killer 1, 2 … (either rule set)
-            select(func.coalesce(func.max(games_t.c.number), 0) + 1)
-            .where(games_t.c.tournament_id == tournament_id, games_t.c.kind.in_(sorted(kinds)))
-            .scalar_subquery()
-        )
-        statement = (
-            insert(games_t)
-            .values(
-                tournament_id=tournament_id,
-                channel=channel,
-                kind=kind,
-                number=next_number,
-                options=dict(options),
-                status="open",
-                seed=bytes(seed),
-                commitment=commitment,
-                dice_used=0,
-                snapshot=dict(snapshot),
-                version=1,
-                to_act=to_act,
-                turn_deadline=turn_deadline,
-                opened_at=now,
-                closed_at=None,
-                live_message=live_message,
-            )
-            .returning(*games_t.c)
-        )
+        kinds = sorted({kind, *numbered_with})
+        parameters = {
+            "b_tournament_id": tournament_id,
+            "b_channel": channel,
+            "b_kind": kind,
+            "b_options": dict(options),
+            "b_seed": bytes(seed),
+            "b_commitment": commitment,
+            "b_snapshot": dict(snapshot),
+            "b_to_act": to_act,
+            "b_turn_deadline": turn_deadline,
+            "b_opened_at": now,
+            "b_live_message": live_message,
+            **{f"b_numbered_{index}": numbered for index, numbered in enumerate(kinds)},
+        }
         try:
-            row = (self._tx.execute(statement)).one()
+            row = self._tx.run(_insert_game(len(kinds)), parameters).one()
         except exc.IntegrityError as error:
             if violated(error, OPEN_GAME_PER_CHANNEL, "games.channel"):
                 raise GameAlreadyOpen(channel) from error
@@ -387,8 +398,7 @@ class Games:
 
     def count_in(self, tournament_id: int) -> int:
         """How many games the tournament has had (open or closed), without loading them."""
-        statement = select(func.count()).select_from(games_t).where(games_t.c.tournament_id == tournament_id)
-        return int((self._tx.execute(statement)).scalar_one())
+        return int(self._tx.run(_COUNT_IN, {"b_tournament_id": tournament_id}).one()[0])
 
     def open_by_kind(self) -> dict[str, int]:
         """How many games are open, by kind of game (every channel's, every process's)."""
