@@ -12,7 +12,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 
 from bot.store import json_text
-from bot.store.records import LogEntry, NewLogEntry
+from bot.store.records import LogEntry, NewLogEntry, ParticipantRecord
+from bot.store.repositories.games import _seat_records
 from bot.store.repositories.log import log_row, logged_entry
 from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import log_t
@@ -73,3 +74,49 @@ def test_a_logged_entry_is_the_record_logentry_makes() -> None:
     assert vars(made) == vars(expected)
     assert type(made) is LogEntry
     assert made.voided is False
+
+
+def _seat_records_as_before(
+    game_id: int, seats: list[tuple[str, str, int, str, int]], stored: tuple[ParticipantRecord, ...]
+) -> tuple[tuple[ParticipantRecord, ...], list[tuple[str, str, int, str, int]], bool]:
+    """The comprehension form ``games._seat_records`` replaced (and the players' comparison)."""
+    before = {(r.player, r.name, r.position, r.role, r.points): r for r in stored}
+    records = tuple(before[seat] if seat in before else ParticipantRecord(game_id, *seat) for seat in seats)
+    same = {r.player for r in stored} == {seat[0] for seat in seats}
+    return records, [seat for seat in seats if seat not in before], same
+
+
+STORED = (
+    ParticipantRecord(5, "anna", "Anna", 0, "player", 3),
+    ParticipantRecord(5, "ben", "Ben", 1, "player", 0),
+    ParticipantRecord(5, "cleo", "Cleo", 2, "player", 7),
+)
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [
+        [("anna", "Anna", 0, "player", 3), ("ben", "Ben", 1, "player", 0), ("cleo", "Cleo", 2, "player", 7)],
+        [("anna", "Anna", 0, "player", 9), ("ben", "Ben", 1, "player", 0), ("cleo", "Cleo", 2, "player", 7)],
+        [("ben", "Ben", 0, "player", 0), ("anna", "Anna", 1, "player", 3), ("cleo", "Cleo", 2, "player", 7)],
+        [("anna", "Anna", 0, "player", 3), ("ben", "Ben", 1, "player", 0)],
+        [("anna", "Anna", 0, "player", 3), ("ben", "Ben", 1, "player", 0), ("dora", "Dora", 2, "player", 0)],
+        [
+            *(
+                ("anna", "Anna", 0, "player", 3),
+                ("ben", "Ben", 1, "player", 0),
+                ("cleo", "Cleo", 2, "player", 7),
+            ),
+            ("dora", "Dora", 3, "player", 0),
+        ],
+        [],
+    ],
+)
+@pytest.mark.parametrize("stored", [STORED, ()])
+def test_the_seat_records_of_a_save_are_those_of_the_comprehensions(
+    seats: list[tuple[str, str, int, str, int]], stored: tuple[ParticipantRecord, ...]
+) -> None:
+    made = _seat_records(5, seats, stored)
+    expected = _seat_records_as_before(5, seats, stored)
+    assert made == expected
+    assert all(a is b for a, b in zip(made[0], expected[0], strict=True) if a in stored)

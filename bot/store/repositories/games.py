@@ -358,7 +358,7 @@ class Games:
                 self._tx.commit()
             return written
         parameters, seats = _save_parameters(save)
-        records, changed = _seat_records(save.game_id, seats, known.participants)
+        records, changed, _ = _seat_records(save.game_id, seats, known.participants)
         row = log_row(entry)
         statement_parameters = {
             **parameters,
@@ -463,8 +463,8 @@ class Games:
         stored: tuple[ParticipantRecord, ...] | None,
     ) -> tuple[ParticipantRecord, ...]:
         """Make the game's participant rows equal ``seats``; ``stored`` (if known) is what they are now."""
-        records, changed = _seat_records(game_id, seats, stored or ())
-        if stored is not None and {r.player for r in stored} == {seat[0] for seat in seats}:
+        records, changed, same_players = _seat_records(game_id, seats, stored or ())
+        if stored is not None and same_players:
             if len(changed) == 1:  # a move changes one seat, mostly: one statement, not a batch of one
                 self._tx.run(_UPDATE_PARTICIPANT, _seat_parameters(game_id, changed[0]))
             elif changed:
@@ -516,12 +516,27 @@ def _seat_rows(game_id: int, seats: Iterable[SeatLike]) -> list[_SeatRow]:
 
 def _seat_records(
     game_id: int, seats: Sequence[_SeatRow], stored: Iterable[ParticipantRecord]
-) -> tuple[tuple[ParticipantRecord, ...], list[_SeatRow]]:
-    """The records of ``seats`` and those of them that differ from the ``stored`` records. A seat a
-    move left as it was keeps its stored record: a move changes one or two seats of many."""
-    before = {(r.player, r.name, r.position, r.role, r.points): r for r in stored}
-    records = tuple(before[seat] if seat in before else ParticipantRecord(game_id, *seat) for seat in seats)
-    return records, [seat for seat in seats if seat not in before]
+) -> tuple[tuple[ParticipantRecord, ...], list[_SeatRow], bool]:
+    """The records of ``seats``, those of them that differ from the ``stored`` records, and whether
+    the same players are seated. A seat a move left as it was keeps its stored record: a move changes
+    one or two seats of many. (Plain loops: every move runs this.)"""
+    before: dict[_SeatRow, ParticipantRecord] = {}
+    players = set()
+    for r in stored:
+        before[r.player, r.name, r.position, r.role, r.points] = r
+        players.add(r.player)
+    records = []
+    changed = []
+    same_players = len(players) == len(seats)  # seats and stored players are each without repeats
+    for seat in seats:
+        record = before.get(seat)
+        if record is None:
+            record = ParticipantRecord(game_id, *seat)
+            changed.append(seat)
+            if seat[0] not in players:
+                same_players = False
+        records.append(record)
+    return tuple(records), changed, same_players
 
 
 def _seat_parameters(game_id: int, seat: _SeatRow) -> dict[str, Any]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -47,8 +46,13 @@ class Transaction:
         self.dialect = connection.dialect.name
         # ``begin``: the transaction is the driver's alone, begun here with this BEGIN (see Driver).
         self.alone = begin is not None
-        with reachable(url):
+        try:  # (here and below: what ``reachable`` does, without its frames on every command's path)
             self._driver = Driver(connection, begin)
+        except Exception as error:
+            problem = translated(error, url)
+            if problem is None:
+                raise
+            raise problem from error
         self._alone = self.alone and savepoint is None
         self._before_commit = before_commit
         self._committed = committed
@@ -92,6 +96,16 @@ class Transaction:
 
     def commit(self) -> None:
         self._before_commit()
+        if self._alone:
+            try:
+                self._driver.commit()
+            except Exception as error:
+                problem = translated(error, self.url)
+                if problem is None:
+                    raise
+                raise problem from error
+            self._committed()
+            return
         with reachable(self.url):
             if self.savepoint is not None:
                 self.savepoint.commit()
@@ -116,12 +130,13 @@ class Transaction:
         if not self.alone:
             return
         try:
-            if failed:
-                with suppress(Exception):
-                    self._driver.rollback()
-            else:
-                with reachable(self.url):
-                    self._driver.rollback()
+            self._driver.rollback()
+        except Exception as error:
+            if not failed:
+                problem = translated(error, self.url)
+                if problem is None:
+                    raise
+                raise problem from error
         finally:
             self._driver.end()
 
