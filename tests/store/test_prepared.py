@@ -1,10 +1,12 @@
-"""The prepared statements' short cuts (bot/store/repositories/prepared.py, log.py) against SQLAlchemy's
-own way: the same driver parameters, the same records."""
+"""The store's short cuts on every command's path (repositories/prepared.py, log.py, games.py,
+types.py) against SQLAlchemy's own way: the same driver parameters, the same records."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import re
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import JSON, bindparam, insert, null
@@ -17,6 +19,7 @@ from bot.store.repositories.games import _seat_records
 from bot.store.repositories.log import log_row, logged_entry
 from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import log_t
+from bot.store.types import UTCDateTime
 
 NOW = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
@@ -120,3 +123,35 @@ def test_the_seat_records_of_a_save_are_those_of_the_comprehensions(
     expected = _seat_records_as_before(5, seats, stored)
     assert made == expected
     assert all(a is b for a, b in zip(made[0], expected[0], strict=True) if a in stored)
+
+
+INSTANTS = [
+    datetime(2026, 3, 1, 20, 0, tzinfo=UTC),
+    datetime(2026, 3, 1, 21, 5, 7, 123456, tzinfo=timezone(timedelta(hours=1))),
+    datetime(1999, 12, 31, 23, 59, 59, 999999, tzinfo=timezone(timedelta(hours=-9, minutes=-30))),
+    datetime(2026, 10, 25, 2, 30, tzinfo=ZoneInfo("Europe/Berlin")),
+    None,
+]
+
+
+@pytest.mark.parametrize("instant", INSTANTS, ids=repr)
+def test_an_instant_goes_to_sqlite_as_sqlalchemys_own_processors_write_it(instant: datetime | None) -> None:
+    made = dialect("sqlite")
+    kind = UTCDateTime()
+    fused = kind.bind_processor(made)
+    assert fused is not None
+    impl = kind.impl_instance.dialect_impl(made).bind_processor(made)
+    assert impl is not None
+    assert fused(instant) == impl(kind.process_bind_param(instant, made))
+
+
+@pytest.mark.parametrize("wrong", [datetime(2026, 3, 1, 20, 0), "2026-03-01", 5])
+def test_a_naive_or_foreign_instant_is_refused_as_before(wrong: Any) -> None:
+    made = dialect("sqlite")
+    kind = UTCDateTime()
+    fused = kind.bind_processor(made)
+    assert fused is not None
+    with pytest.raises((TypeError, ValueError)) as by_both:
+        kind.process_bind_param(wrong, made)
+    with pytest.raises(by_both.type, match=re.escape(str(by_both.value))):
+        fused(wrong)
