@@ -507,8 +507,12 @@ _SeatRow = tuple[str, str, int, str, int]
 
 
 def _seat_rows(game_id: int, seats: Iterable[SeatLike]) -> list[_SeatRow]:
-    rows = [(s.player, s.name, i, s.role, int(s.points)) for i, s in enumerate(seats)]
-    if len({row[0] for row in rows}) != len(rows):
+    rows: list[_SeatRow] = []
+    seen = set()
+    for position, s in enumerate(seats):  # (a plain loop: every move runs it)
+        rows.append((s.player, s.name, position, s.role, int(s.points)))
+        seen.add(s.player)
+    if len(seen) != len(rows):
         players = [row[0] for row in rows]
         raise ValueError(f"game {game_id}: a participant appears twice in {players}")
     return rows
