@@ -328,12 +328,14 @@ def unobserved(connection: Connection) -> bool:
     if connection._has_events:  # listeners on this connection itself
         return False
     dispatch = connection.engine.dispatch
-    return (
-        all(listener is _sqlite_begin for listener in dispatch.begin)
-        and not dispatch.commit
-        and not dispatch.rollback
-        and not dispatch.before_cursor_execute
-        and not dispatch.after_cursor_execute
+    for listener in dispatch.begin:
+        if listener is not _sqlite_begin:
+            return False
+    return not (
+        dispatch.commit
+        or dispatch.rollback
+        or dispatch.before_cursor_execute
+        or dispatch.after_cursor_execute
     )
 
 

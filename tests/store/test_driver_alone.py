@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import event, func, select, text
 
 from bot.store import DuplicateMessage, Store, UnitOfWork
-from bot.store.db import DRIVER_BEGUN
+from bot.store.db import DRIVER_BEGUN, unobserved
 from bot.store.repositories.tables import log_t
 
 NOW = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
@@ -160,3 +160,29 @@ async def test_the_workers_run_alone_and_count_their_commits(store: Store) -> No
 
     assert await store.run(work)
     assert logged(store) == ["a"]
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize(
+    "name", ["begin", "commit", "rollback", "before_cursor_execute", "after_cursor_execute"]
+)
+@pytest.mark.parametrize("on_connection", [False, True])
+async def test_any_listener_of_a_transaction_or_statement_gets_sqlalchemys_way(
+    store: Store, name: str, on_connection: bool
+) -> None:
+    def listener(*_: Any) -> None:
+        pass
+
+    connection = store.engine.connect()
+    try:
+        assert unobserved(connection)
+        target: Any = connection if on_connection else store.engine
+        event.listen(target, name, listener)
+        try:
+            assert not unobserved(connection)
+        finally:
+            event.remove(target, name, listener)
+        if not on_connection:
+            assert unobserved(connection)
+    finally:
+        connection.close()

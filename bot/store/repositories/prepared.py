@@ -199,9 +199,9 @@ class Driver:
         # runs its transaction on the driver alone, SQLAlchemy joining only if one of its own
         # statements (or an error) comes along — see :meth:`begin`.
         self._begin = begin
+        self._error: type[Exception] = self.dialect.loaded_dbapi.Error
         if begin is not None:
             self._dbapi: Any = connection.connection.dbapi_connection
-            self._error: type[Exception] = self.dialect.loaded_dbapi.Error
             self.begin()
             connection.info[DRIVER_BEGUN] = True
 
@@ -329,7 +329,7 @@ class Driver:
             if commit and not pipelined:
                 connection.commit()
             return ran
-        except self.dialect.loaded_dbapi.Error as error:
+        except self._error as error:
             # SQLAlchemy's own handling of a driver error, as if it had run the statement: the error
             # wrapped (IntegrityError, OperationalError …), and a lost connection invalidated along
             # with the pool's others, so none of them is handed out again.
