@@ -301,10 +301,42 @@ def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
         finally:
             cursor.close()
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Connection) -> None:
-        mode = connection.get_execution_options().get(SQLITE_BEGIN, "IMMEDIATE")
-        driver_execute(connection, "BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE")
+    event.listen(engine, "begin", _sqlite_begin)
+
+
+# connection.info: a store's unit of work began the connection's SQLite transaction on the driver
+# (see ``repositories.transaction``); a statement SQLAlchemy runs in it joins that transaction.
+DRIVER_BEGUN = "croupier_driver_begun"
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    if connection.info.get(DRIVER_BEGUN) and connection.connection.dbapi_connection.in_transaction:  # type: ignore[union-attr]
+        return  # SQLAlchemy joins the transaction the unit of work began (and commits or ends it)
+    driver_execute(connection, sqlite_begin_sql(connection))
+
+
+def sqlite_begin_sql(connection: Connection) -> str:
+    """The BEGIN a SQLite transaction on ``connection`` opens with (see :data:`SQLITE_BEGIN`)."""
+    mode = connection.get_execution_options().get(SQLITE_BEGIN, "IMMEDIATE")
+    return "BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE"
+
+
+def unobserved(connection: Connection) -> bool:
+    """Whether nobody but the store listens to the SQLite connection's transactions and statements:
+    then a unit of work may begin, run and end its transaction on the driver alone, as nothing could
+    tell it from SQLAlchemy's (tests and tools that listen get SQLAlchemy's own, events and all)."""
+    if connection._has_events:  # listeners on this connection itself
+        return False
+    dispatch = connection.engine.dispatch
+    for listener in dispatch.begin:
+        if listener is not _sqlite_begin:
+            return False
+    return not (
+        dispatch.commit
+        or dispatch.rollback
+        or dispatch.before_cursor_execute
+        or dispatch.after_cursor_execute
+    )
 
 
 def driver_execute(connection: Connection, sql: str) -> None:
@@ -496,9 +528,14 @@ class reachable:  # lower case: used like the function it was, ``with reachable(
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
         if error is None or not isinstance(error, Exception):
             return  # never swallows what it does not translate
-        problem: StoreError | None = aborted(error) or unavailable(error, self._url)
+        problem = translated(error, self._url)
         if problem is not None:
             raise problem from error
+
+
+def translated(error: Exception, url: str | URL) -> StoreError | None:
+    """What :class:`reachable` raises instead of ``error`` (None: ``error`` itself)."""
+    return aborted(error) or unavailable(error, url)
 
 
 def connect(engine: Engine, url: str | URL | None = None, **options: Any) -> Connection:

@@ -34,7 +34,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import URL
 
 from bot.observability.metrics import COMMITS, READ_UNITS, WRITE_UNITS
-from bot.store.db import SQLITE_BEGIN, connect, create_engine, mask_url, reachable, store_url
+from bot.store.db import SQLITE_BEGIN, connect, create_engine, mask_url, reachable, store_url, unobserved
 from bot.store.errors import StoreUnavailable
 from bot.store.group import GROUP_MAX, Outcome, Savepoint, commit_together
 from bot.store.lanes import Batch, Lane
@@ -80,13 +80,19 @@ class UnitOfWork:
         *,
         writing_sqlite: bool = False,
         savepoint: Savepoint | None = None,
+        begin: str | None = None,
     ) -> None:
         self._connection = connection
         self._url = url
         self._defaults = defaults
         self._open = True
         self._tx = Transaction(
-            connection, url, before_commit=self._committing, committed=self._count_commit, savepoint=savepoint
+            connection,
+            url,
+            before_commit=self._committing,
+            committed=self._count_commit,
+            savepoint=savepoint,
+            begin=begin,
         )
         self.commits = 0  # how many times this unit of work committed
         self._before_commit: list[Callable[[], None]] = []
@@ -192,9 +198,11 @@ class UnitOfWork:
         self._live()
         self._tx.rollback()
 
-    def end(self) -> None:
-        """The unit of work is over (its transaction ended and its connection went back)."""
+    def end(self, failed: bool = False) -> None:
+        """The unit of work is over: its transaction is ended unless it already was (quietly when
+        ``failed``: the error that ended it is the one worth seeing)."""
         self._open = False
+        self._tx.end(failed)
 
     def _live(self) -> Connection:
         if not self._open:
@@ -218,14 +226,22 @@ class _Transaction:
 
     def __enter__(self) -> UnitOfWork:
         connection = self._connection
+        writing_sqlite = self._sqlite and connection.get_execution_options().get(SQLITE_BEGIN) != "DEFERRED"
+        if self._sqlite and unobserved(connection):
+            # Nobody listens: the transaction runs on the driver alone (see repositories.prepared.Driver)
+            # — SQLAlchemy's begin and commit, with their events, cost more than SQLite's own.
+            begin = "BEGIN IMMEDIATE" if writing_sqlite else "BEGIN DEFERRED"
+            self._uow = UnitOfWork(
+                connection, self._url, self._defaults, writing_sqlite=writing_sqlite, begin=begin
+            )
+            return self._uow
         with reachable(self._url):
             connection.begin()
-        writing_sqlite = self._sqlite and connection.get_execution_options().get(SQLITE_BEGIN) != "DEFERRED"
         self._uow = UnitOfWork(connection, self._url, self._defaults, writing_sqlite=writing_sqlite)
         return self._uow
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
-        self._uow.end()
+        self._uow.end(error is not None)
         connection = self._connection
         if error is not None:
             # The block's own error is the one worth seeing; a failed rollback adds nothing.

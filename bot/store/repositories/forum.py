@@ -13,6 +13,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from bot.store.records import CatchUpPoint, Overdue, ThreadGame, Unclosed, Unreminded
+from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import (
     IS_OPEN,
     games_t,
@@ -28,7 +29,11 @@ THREAD = "thread"  # a closing step: the thread archived and locked
 RESULT = "result"  # a closing step: the home's result line posted (or none needed)
 _STEP_COLUMNS = {THREAD: games_t.c.thread_closed_at, RESULT: games_t.c.result_posted_at}
 
-_OPEN_OF_KIND_IN_HOME = (
+# Prepared once: a moderator's opening runs them (see .prepared).
+LOCK_TOURNAMENT = Prepared(
+    select(tournaments_t.c.id).where(tournaments_t.c.id == bindparam("b_id")).with_for_update()
+)
+_OPEN_OF_KIND_IN_HOME = Prepared(
     select(games_t.c.id)
     .select_from(games_t.join(tournaments_t, tournaments_t.c.id == games_t.c.tournament_id))
     .where(
@@ -175,11 +180,10 @@ class Forum:
         so two moderators opening at once are judged one after the other.
         """
         if lock_tournament is not None:
-            self._tx.execute(
-                select(tournaments_t.c.id).where(tournaments_t.c.id == lock_tournament).with_for_update()
-            )
-        found = self._tx.execute(_OPEN_OF_KIND_IN_HOME, {"b_kind": kind, "b_guild": guild, "b_home": home})
-        return found.scalar_one_or_none()
+            self._tx.run(LOCK_TOURNAMENT, {"b_id": lock_tournament})
+        found = self._tx.run(_OPEN_OF_KIND_IN_HOME, {"b_kind": kind, "b_guild": guild, "b_home": home})
+        game_id = found.scalar()
+        return None if game_id is None else int(game_id)
 
     def next_number(self, tournament_id: int, kind: str, numbered_with: Sequence[str] = ()) -> int:
         """The number the tournament's next game of ``kind`` will get (each game counts its own, its

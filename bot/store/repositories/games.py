@@ -43,6 +43,7 @@ from bot.store.records import (
     ParticipantRecord,
     SeatLike,
 )
+from bot.store.repositories.forum import LOCK_TOURNAMENT
 from bot.store.repositories.log import LOGGED, CommandLog, log_conflicts, log_row, logged_entry
 from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import (
@@ -173,6 +174,34 @@ def _save_and_log_postgresql(columns: tuple[str, ...]) -> Prepared:
 
 
 @cache
+def _insert_game(kinds: int) -> Prepared:
+    """A new game at version 1, numbered next among the tournament's games of ``kinds`` kinds (its
+    own and those numbered with it: Durchgang 1, 2 … and Killer 1, 2 …, either rule set)."""
+    next_number = (
+        select(func.coalesce(func.max(games_t.c.number), 0) + 1)
+        .where(
+            games_t.c.tournament_id == bindparam("b_tournament_id"),
+            games_t.c.kind.in_([bindparam(f"b_numbered_{index}") for index in range(kinds)]),
+        )
+        .scalar_subquery()
+    )
+    given = (
+        *("tournament_id", "channel", "kind", "options", "seed", "commitment", "snapshot", "to_act"),
+        *("turn_deadline", "opened_at", "live_message"),
+    )
+    values: dict[str, Any] = {name: bindparam(f"b_{name}") for name in given}
+    values.update(number=next_number, status="open", dice_used=0, version=1, closed_at=None)
+    return Prepared(insert(games_t).values(values).returning(*games_t.c), name="GameRow")
+
+
+_COUNT_IN = Prepared(
+    select(func.count().label("games"))
+    .select_from(games_t)
+    .where(games_t.c.tournament_id == bindparam("b_tournament_id"))
+)
+
+
+@cache
 def _game_by_id(dialect: str) -> Select[Any]:
     return select_games(dialect).where(games_t.c.id == bindparam("b_id"))
 
@@ -232,43 +261,25 @@ class Games:
         # Locking the tournament row serialises game creation within it (PostgreSQL; SQLite's unit of
         # work already holds the write lock), so the number below is never taken twice and a second
         # game racing for the channel fails on the open-game index, as GameAlreadyOpen.
-        tournament = (
-            self._tx.execute(
-                select(tournaments_t.c.id).where(tournaments_t.c.id == tournament_id).with_for_update()
-            )
-        ).first()
-        if tournament is None:
+        if self._tx.run(LOCK_TOURNAMENT, {"b_id": tournament_id}).first() is None:
             raise UnknownTournament(tournament_id)
-        kinds = {kind, *numbered_with}
-        next_number = (  # each game counts its own: Durchgang 1, 2 … and Killer 1, 2 … (either rule set)
-            select(func.coalesce(func.max(games_t.c.number), 0) + 1)
-            .where(games_t.c.tournament_id == tournament_id, games_t.c.kind.in_(sorted(kinds)))
-            .scalar_subquery()
-        )
-        statement = (
-            insert(games_t)
-            .values(
-                tournament_id=tournament_id,
-                channel=channel,
-                kind=kind,
-                number=next_number,
-                options=dict(options),
-                status="open",
-                seed=bytes(seed),
-                commitment=commitment,
-                dice_used=0,
-                snapshot=dict(snapshot),
-                version=1,
-                to_act=to_act,
-                turn_deadline=turn_deadline,
-                opened_at=now,
-                closed_at=None,
-                live_message=live_message,
-            )
-            .returning(*games_t.c)
-        )
+        kinds = sorted({kind, *numbered_with})
+        parameters = {
+            "b_tournament_id": tournament_id,
+            "b_channel": channel,
+            "b_kind": kind,
+            "b_options": dict(options),
+            "b_seed": bytes(seed),
+            "b_commitment": commitment,
+            "b_snapshot": dict(snapshot),
+            "b_to_act": to_act,
+            "b_turn_deadline": turn_deadline,
+            "b_opened_at": now,
+            "b_live_message": live_message,
+            **{f"b_numbered_{index}": numbered for index, numbered in enumerate(kinds)},
+        }
         try:
-            row = (self._tx.execute(statement)).one()
+            row = self._tx.run(_insert_game(len(kinds)), parameters).one()
         except exc.IntegrityError as error:
             if violated(error, OPEN_GAME_PER_CHANNEL, "games.channel"):
                 raise GameAlreadyOpen(channel) from error
@@ -347,7 +358,7 @@ class Games:
                 self._tx.commit()
             return written
         parameters, seats = _save_parameters(save)
-        records, changed = _seat_records(save.game_id, seats, known.participants)
+        records, changed, _ = _seat_records(save.game_id, seats, known.participants)
         row = log_row(entry)
         statement_parameters = {
             **parameters,
@@ -387,8 +398,7 @@ class Games:
 
     def count_in(self, tournament_id: int) -> int:
         """How many games the tournament has had (open or closed), without loading them."""
-        statement = select(func.count()).select_from(games_t).where(games_t.c.tournament_id == tournament_id)
-        return int((self._tx.execute(statement)).scalar_one())
+        return int(self._tx.run(_COUNT_IN, {"b_tournament_id": tournament_id}).one()[0])
 
     def open_by_kind(self) -> dict[str, int]:
         """How many games are open, by kind of game (every channel's, every process's)."""
@@ -453,8 +463,8 @@ class Games:
         stored: tuple[ParticipantRecord, ...] | None,
     ) -> tuple[ParticipantRecord, ...]:
         """Make the game's participant rows equal ``seats``; ``stored`` (if known) is what they are now."""
-        records, changed = _seat_records(game_id, seats, stored or ())
-        if stored is not None and {r.player for r in stored} == {seat[0] for seat in seats}:
+        records, changed, same_players = _seat_records(game_id, seats, stored or ())
+        if stored is not None and same_players:
             if len(changed) == 1:  # a move changes one seat, mostly: one statement, not a batch of one
                 self._tx.run(_UPDATE_PARTICIPANT, _seat_parameters(game_id, changed[0]))
             elif changed:
@@ -497,8 +507,12 @@ _SeatRow = tuple[str, str, int, str, int]
 
 
 def _seat_rows(game_id: int, seats: Iterable[SeatLike]) -> list[_SeatRow]:
-    rows = [(s.player, s.name, i, s.role, int(s.points)) for i, s in enumerate(seats)]
-    if len({row[0] for row in rows}) != len(rows):
+    rows: list[_SeatRow] = []
+    seen = set()
+    for position, s in enumerate(seats):  # (a plain loop: every move runs it)
+        rows.append((s.player, s.name, position, s.role, int(s.points)))
+        seen.add(s.player)
+    if len(seen) != len(rows):
         players = [row[0] for row in rows]
         raise ValueError(f"game {game_id}: a participant appears twice in {players}")
     return rows
@@ -506,12 +520,27 @@ def _seat_rows(game_id: int, seats: Iterable[SeatLike]) -> list[_SeatRow]:
 
 def _seat_records(
     game_id: int, seats: Sequence[_SeatRow], stored: Iterable[ParticipantRecord]
-) -> tuple[tuple[ParticipantRecord, ...], list[_SeatRow]]:
-    """The records of ``seats`` and those of them that differ from the ``stored`` records. A seat a
-    move left as it was keeps its stored record: a move changes one or two seats of many."""
-    before = {(r.player, r.name, r.position, r.role, r.points): r for r in stored}
-    records = tuple(before[seat] if seat in before else ParticipantRecord(game_id, *seat) for seat in seats)
-    return records, [seat for seat in seats if seat not in before]
+) -> tuple[tuple[ParticipantRecord, ...], list[_SeatRow], bool]:
+    """The records of ``seats``, those of them that differ from the ``stored`` records, and whether
+    the same players are seated. A seat a move left as it was keeps its stored record: a move changes
+    one or two seats of many. (Plain loops: every move runs this.)"""
+    before: dict[_SeatRow, ParticipantRecord] = {}
+    players = set()
+    for r in stored:
+        before[r.player, r.name, r.position, r.role, r.points] = r
+        players.add(r.player)
+    records = []
+    changed = []
+    same_players = len(players) == len(seats)  # seats and stored players are each without repeats
+    for seat in seats:
+        record = before.get(seat)
+        if record is None:
+            record = ParticipantRecord(game_id, *seat)
+            changed.append(seat)
+            if seat[0] not in players:
+                same_players = False
+        records.append(record)
+    return tuple(records), changed, same_players
 
 
 def _seat_parameters(game_id: int, seat: _SeatRow) -> dict[str, Any]:

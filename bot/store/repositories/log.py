@@ -103,8 +103,13 @@ class CommandLog:
     def append_entry(self, entry: NewLogEntry, *, commit: bool = False) -> LogEntry:
         """:meth:`append` for an entry already put together."""
         row = log_row(entry)
-        with log_conflicts(entry):
+        try:  # (``with log_conflicts(entry)``, without its frames on every command's path)
             key = self._tx.run(_INSERT_LOG, dict(zip(_PARAMETERS, row, strict=True)), commit=commit).scalar()
+        except exc.IntegrityError as error:
+            problem = conflict(error, entry)
+            if problem is None:
+                raise
+            raise problem from error
         return logged_entry(key, row)
 
     def append_once(self, entry: NewLogEntry, *, commit: bool = False) -> LogEntry | None:
@@ -135,7 +140,7 @@ def log_row(entry: NewLogEntry) -> tuple[Any, ...]:
         entry.text,
         dict(entry.command) if entry.command is not None else None,
         list(entry.events),
-        [int(face) for face in entry.dice],
+        list(map(int, entry.dice)),
         entry.dice_from,
         entry.reply,
         entry.now.astimezone(UTC),
@@ -146,8 +151,18 @@ def log_row(entry: NewLogEntry) -> tuple[Any, ...]:
 
 
 def logged_entry(entry_id: int, row: tuple[Any, ...]) -> LogEntry:
-    """The entry of a row :func:`log_row` made, once written as ``entry_id``."""
-    return LogEntry(entry_id, *row)
+    """The entry of a row :func:`log_row` made, once written as ``entry_id`` — what
+    ``LogEntry(entry_id, *row)`` makes, its fields filled at once instead of one by one through the
+    frozen class's ``__init__`` (a plain frozen dataclass: checked below)."""
+    entry = _new_entry(LogEntry)
+    entry.__dict__.update(zip(_ENTRY_FIELDS, (entry_id, *row), strict=True))
+    return entry
+
+
+_new_entry = object.__new__
+_ENTRY_FIELDS = ("id", *LOGGED)
+if hasattr(LogEntry, "__post_init__") or "__slots__" in vars(LogEntry):
+    raise ImportError("LogEntry must be a plain frozen dataclass (see logged_entry)")
 
 
 class log_conflicts:  # lower case: used like the function it was, ``with log_conflicts(entry):``
@@ -165,11 +180,18 @@ class log_conflicts:  # lower case: used like the function it was, ``with log_co
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
         if not isinstance(error, exc.IntegrityError):
             return
-        entry = self._entry
-        if violated(error, "uq_command_log_message_id", "command_log.message_id"):
-            raise DuplicateMessage(entry.message_id) from error
-        if entry.game_id is not None and "foreign" in str(error.orig).lower():
-            raise UnknownGame(entry.game_id) from error
+        problem = conflict(error, self._entry)
+        if problem is not None:
+            raise problem from error
+
+
+def conflict(error: exc.IntegrityError, entry: NewLogEntry) -> DuplicateMessage | UnknownGame | None:
+    """What a log insert's integrity error means for ``entry`` (None: nothing the store names)."""
+    if violated(error, "uq_command_log_message_id", "command_log.message_id"):
+        return DuplicateMessage(entry.message_id)
+    if entry.game_id is not None and "foreign" in str(error.orig).lower():
+        return UnknownGame(entry.game_id)
+    return None
 
 
 def _log_entry(row: Row[Any]) -> LogEntry:

@@ -25,9 +25,9 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, exc
 from sqlalchemy.engine import Dialect
-from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql import ClauseElement, sqltypes
 
-from bot.store.db import commit_in_pipeline, take_pending_begin
+from bot.store.db import DRIVER_BEGUN, commit_in_pipeline, take_pending_begin
 
 Processor = Callable[[Any], Any]
 _GIVEN = object()  # a parameter the caller gives (see Compiled.slots)
@@ -45,17 +45,28 @@ class Compiled:
     slots: tuple[tuple[str, Any, Processor | None], ...]
     row: type[NamedTuple] | None  # the result rows' type; None for a statement returning none
     results: tuple[tuple[int, Processor], ...]  # result columns whose type converts them on the way out
+    # Slots of JSON documents whose conversion is the serializer alone for a dict or a list (see
+    # _plain_json): the serializer, called without the type's wrapper around it.
+    documents: tuple[tuple[int, Processor], ...] = ()
 
     # Derived from ``slots``, for arguments(): the caller's values fetched at once in the driver's order
     # (None when the statement fixes some itself), and the slots whose value a type converts.
     _take: Callable[[Mapping[str, Any]], Sequence[Any]] | None = field(init=False, repr=False, compare=False)
     _converts: tuple[tuple[int, Processor], ...] = field(init=False, repr=False, compare=False)
+    _documents: tuple[tuple[int, Processor, Processor], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         given = all(fixed is _GIVEN for _, fixed, _ in self.slots)
         object.__setattr__(self, "_take", _getter([name for name, _, _ in self.slots]) if given else None)
-        converts = tuple((i, process) for i, (_, _, process) in enumerate(self.slots) if process is not None)
+        serializers = dict(self.documents)
+        converts = tuple(
+            (i, process)
+            for i, (_, _, process) in enumerate(self.slots)
+            if process is not None and i not in serializers
+        )
         object.__setattr__(self, "_converts", converts)
+        documents = tuple((i, self.slots[i][2], serialize) for i, serialize in self.documents)
+        object.__setattr__(self, "_documents", documents)
 
     def arguments(self, parameters: Mapping[str, Any]) -> Any:
         """The driver's parameters: a list for a positional driver (sqlite3), else a dict (psycopg)."""
@@ -65,6 +76,9 @@ class Compiled:
             values = [parameters[name] if fixed is _GIVEN else fixed for name, fixed, _ in self.slots]
         for index, process in self._converts:
             values[index] = process(values[index])
+        for index, process, serialize in self._documents:
+            value = values[index]
+            values[index] = serialize(value) if type(value) in _DOCUMENTS else process(value)
         if self.positional:
             return values
         return dict(zip((slot[0] for slot in self.slots), values, strict=True))
@@ -105,10 +119,15 @@ class Prepared:
         every = compiled.construct_params(dict.fromkeys(required), _check=False)
         positional = bool(dialect.positional)
         names = tuple(compiled.positiontup) if positional else tuple(every)
-        slots = []
+        slots: list[tuple[str, Any, Processor | None]] = []
+        documents: list[tuple[int, Processor]] = []
         for name in names:
-            process = compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
+            impl = compiled.binds[name].type.dialect_impl(dialect)
+            process = impl.bind_processor(dialect)
             if name in required:
+                serialize = _plain_json(impl, dialect) if process is not None else None
+                if serialize is not None:
+                    documents.append((len(slots), serialize))
                 slots.append((name, _GIVEN, process))
             else:  # the statement's own constant, converted once
                 fixed = every[name]
@@ -122,7 +141,27 @@ class Prepared:
                 process = column.type.dialect_impl(dialect).result_processor(dialect, None)
                 if process is not None:
                     results.append((index, process))
-        return Compiled(compiled.string, positional, tuple(slots), row, tuple(results))
+        return Compiled(compiled.string, positional, tuple(slots), row, tuple(results), tuple(documents))
+
+
+_DOCUMENTS = frozenset({dict, list})  # what SQLAlchemy's JSON type hands its serializer unchanged
+
+
+def _plain_json(impl: Any, dialect: Dialect) -> Processor | None:
+    """The serializer SQLAlchemy's JSON bind processor calls for a dict or a list and returns as it
+    is (no string conversion after it), when that is all the processor does for them; else None."""
+    if not isinstance(impl, sqltypes.JSON):
+        return None
+    kind = type(impl)
+    if (
+        kind.bind_processor is not sqltypes.JSON.bind_processor
+        or kind._make_bind_processor is not sqltypes.JSON._make_bind_processor
+    ):
+        return None
+    serializer: Processor | None = getattr(dialect, "_json_serializer", None)
+    if serializer is None or impl._str_impl.bind_processor(dialect) is not None:
+        return None
+    return serializer
 
 
 class Ran(NamedTuple):
@@ -152,17 +191,92 @@ class Driver:
     last write of a unit of work, its COMMIT — one pipelined round trip instead of two or three.
     """
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, begin: str | None = None) -> None:
         self.connection = connection
         self.dialect = connection.dialect
         self._postgresql = self.dialect.name == "postgresql"
+        # ``begin``: SQLite's BEGIN, for a unit of work that nobody listens to (``db.unobserved``): it
+        # runs its transaction on the driver alone, SQLAlchemy joining only if one of its own
+        # statements (or an error) comes along — see :meth:`begin`.
+        self._begin = begin
+        self._error: type[Exception] = self.dialect.loaded_dbapi.Error
+        if begin is not None:
+            self._dbapi: Any = connection.connection.dbapi_connection
+            self.begin()
+            connection.info[DRIVER_BEGUN] = True
+
+    # --- a transaction on the driver alone (``begin`` given) ---
+
+    def begin(self) -> None:
+        """Begin the transaction unless it is open (a unit of work goes on after a commit)."""
+        if not self._dbapi.in_transaction:
+            self._dbapi.execute(self._begin)  # a driver error, as SQLAlchemy's begin event lets out
+
+    def commit(self) -> None:
+        connection = self.connection
+        if connection._transaction is not None:  # SQLAlchemy joined: its commit is the transaction's
+            connection.commit()
+            return
+        try:
+            self._dbapi.commit()
+        except self._error as error:
+            self._failed(error, None, None, None)
+
+    def rollback(self) -> None:
+        connection = self.connection
+        if connection._transaction is not None:
+            connection.rollback()
+        if connection.invalidated or connection.closed:
+            return  # its driver connection is gone, and its transaction with it
+        if self._dbapi.in_transaction:
+            try:
+                self._dbapi.rollback()
+            except self._error as error:
+                self._failed(error, None, None, None)
+
+    def end(self) -> None:
+        """The unit of work is over (its transaction ended)."""
+        if not self.connection.invalidated:
+            self.connection.info.pop(DRIVER_BEGUN, None)
+
+    def _failed(self, error: Exception, sql: str | None, arguments: Any, cursor: Any) -> None:
+        """A driver error handled as SQLAlchemy handles it in its own transaction — which it joins
+        first, or it would roll back the driver's ("autorollback" of a connection not in one)."""
+        connection = self.connection
+        with suppress(Exception):
+            if connection._transaction is None and self._dbapi.in_transaction:
+                connection.begin()  # the begin event sees DRIVER_BEGUN: no second BEGIN
+        connection._handle_dbapi_exception(error, sql, arguments, cursor, None)
+
+    def _execute_alone(self, compiled: Compiled, arguments: Any, many: bool, commit: bool) -> Ran:
+        dbapi = self._dbapi
+        if not dbapi.in_transaction:
+            dbapi.execute(self._begin)
+        cursor = dbapi.cursor()
+        sql = compiled.sql
+        try:
+            if many:
+                cursor.executemany(sql, arguments)
+            else:
+                cursor.execute(sql, arguments)
+            ran = Ran(compiled.rows(cursor.fetchall()) if compiled.row is not None else [], cursor.rowcount)
+        except self._error as error:
+            self._failed(error, sql, arguments, cursor)
+            raise  # not reached: the line above raises
+        finally:
+            cursor.close()
+        if commit:
+            self.commit()
+        return ran
 
     def run(
         self, prepared: Prepared, parameters: Mapping[str, Any] | None = None, *, commit: bool = False
     ) -> Ran:
         """Execute the statement once; its rows, if it returns any. ``commit``: then commit the
         transaction (the statement must be its last; on failure nothing of it is kept)."""
-        compiled = prepared.for_dialect(self.dialect)
+        compiled = prepared._compiled.get(self.dialect.name) or prepared.for_dialect(self.dialect)
+        if self._begin is not None:
+            return self._execute_alone(compiled, compiled.arguments(parameters or {}), False, commit)
         return self._execute(compiled, compiled.arguments(parameters or {}), many=False, commit=commit)
 
     def run_many(self, prepared: Prepared, parameters: Sequence[Mapping[str, Any]]) -> Ran:
@@ -172,6 +286,8 @@ class Driver:
         return self._execute(compiled, arguments, many=True, commit=False)
 
     def _execute(self, compiled: Compiled, arguments: Any, *, many: bool, commit: bool) -> Ran:
+        if self._begin is not None:
+            return self._execute_alone(compiled, arguments, many, commit)
         connection = self.connection
         if not connection.in_transaction():
             connection.begin()  # as SQLAlchemy's autobegin: the statement is part of a transaction
@@ -213,7 +329,7 @@ class Driver:
             if commit and not pipelined:
                 connection.commit()
             return ran
-        except self.dialect.loaded_dbapi.Error as error:
+        except self._error as error:
             # SQLAlchemy's own handling of a driver error, as if it had run the statement: the error
             # wrapped (IntegrityError, OperationalError …), and a lost connection invalidated along
             # with the pool's others, so none of them is handed out again.

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import (
     Row,
+    bindparam,
     insert,
     select,
 )
@@ -17,8 +18,18 @@ from bot.store.models import (
 from bot.store.records import (
     Tournament,
 )
+from bot.store.repositories.prepared import Prepared
 from bot.store.repositories.tables import tournaments_t
 from bot.store.repositories.transaction import Transaction, check_instant
+
+# Prepared once: every opening of a game asks it (see .prepared).
+_CURRENT = Prepared(
+    select(tournaments_t)
+    .where(tournaments_t.c.channel == bindparam("b_channel"))
+    .order_by(tournaments_t.c.id.desc())
+    .limit(1),
+    name="TournamentRow",
+)
 
 
 class Tournaments:
@@ -45,13 +56,7 @@ class Tournaments:
 
     def current(self, channel: str) -> Tournament | None:
         """The channel's newest tournament: the one new games join."""
-        result = self._tx.execute(
-            select(tournaments_t)
-            .where(tournaments_t.c.channel == channel)
-            .order_by(tournaments_t.c.id.desc())
-            .limit(1)
-        )
-        row = result.first()
+        row = self._tx.run(_CURRENT, {"b_channel": channel}).first()
         return None if row is None else _tournament(row)
 
     def named(self, name: str) -> tuple[Tournament, ...]:

@@ -13,7 +13,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import URL, CursorResult
 
-from bot.store.db import reachable
+from bot.store.db import reachable, translated
 from bot.store.repositories.prepared import Driver, Prepared, Ran
 
 if TYPE_CHECKING:
@@ -39,11 +39,21 @@ class Transaction:
         before_commit: Callable[[], None] = lambda: None,
         committed: Callable[[], None] = lambda: None,
         savepoint: Savepoint | None = None,
+        begin: str | None = None,
     ) -> None:
         self.connection = connection
         self.url = url
         self.dialect = connection.dialect.name
-        self._driver = Driver(connection)
+        # ``begin``: the transaction is the driver's alone, begun here with this BEGIN (see Driver).
+        self.alone = begin is not None
+        try:  # (here and below: what ``reachable`` does, without its frames on every command's path)
+            self._driver = Driver(connection, begin)
+        except Exception as error:
+            problem = translated(error, url)
+            if problem is None:
+                raise
+            raise problem from error
+        self._alone = self.alone and savepoint is None
         self._before_commit = before_commit
         self._committed = committed
         self.savepoint = savepoint
@@ -55,6 +65,19 @@ class Transaction:
     def run(
         self, statement: Prepared, parameters: Mapping[str, Any] | None = None, *, commit: bool = False
     ) -> Ran:
+        if self._alone:  # every command's statements: errors translated as ``reachable`` does, no frames
+            if commit:
+                self._before_commit()
+            try:
+                ran = self._driver.run(statement, parameters, commit=commit)
+            except Exception as error:
+                problem = translated(error, self.url)
+                if problem is not None:
+                    raise problem from error
+                raise
+            if commit:
+                self._committed()
+            return ran
         if commit and self.savepoint is not None:
             ran = self.run(statement, parameters)
             self.commit()
@@ -73,9 +96,21 @@ class Transaction:
 
     def commit(self) -> None:
         self._before_commit()
+        if self._alone:
+            try:
+                self._driver.commit()
+            except Exception as error:
+                problem = translated(error, self.url)
+                if problem is None:
+                    raise
+                raise problem from error
+            self._committed()
+            return
         with reachable(self.url):
             if self.savepoint is not None:
                 self.savepoint.commit()
+            elif self.alone:
+                self._driver.commit()
             else:
                 self.connection.commit()
         self._committed()
@@ -84,8 +119,26 @@ class Transaction:
         with reachable(self.url):
             if self.savepoint is not None:
                 self.savepoint.rollback()
+            elif self.alone:
+                self._driver.rollback()
             else:
                 self.connection.rollback()
+
+    def end(self, failed: bool) -> None:
+        """The unit of work is over: undo what it did not commit (``failed``: quietly, as its own
+        error is the one worth seeing)."""
+        if not self.alone:
+            return
+        try:
+            self._driver.rollback()
+        except Exception as error:
+            if not failed:
+                problem = translated(error, self.url)
+                if problem is None:
+                    raise
+                raise problem from error
+        finally:
+            self._driver.end()
 
 
 def violated(error: exc.IntegrityError, constraint: str, sqlite_columns: str) -> bool:
