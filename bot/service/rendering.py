@@ -19,6 +19,7 @@ from bot import markup, texts
 from bot.games import scope_of
 from bot.replies import Board, Button, Card, Reply, Row
 from bot.shown_names import distinguished
+from bot.texts import Scope
 from engine.errors import CroupierError, InvalidOptions
 from engine.game import Event, Game, Highlight, Seat
 
@@ -75,6 +76,26 @@ class Narrator:
         """A sentence in the neutral form. ``literal``: plain text, for what front ends show as typed
         (button labels, placeholders, table cells, thread names)."""
         scope = scope_of(game) if game is not None else None
+        memo = _memo_key(key, facts, lang, scope, name_of, literal)
+        if memo is None:
+            return self._line(key, facts, lang, scope, name_of, literal)
+        said = _SAID.get(memo)
+        if said is None:
+            said = self._line(key, facts, lang, scope, name_of, literal)
+            if len(_SAID) >= _SAID_MAX:
+                _SAID.clear()
+            _SAID[memo] = said
+        return said
+
+    def _line(
+        self,
+        key: str,
+        facts: Mapping[str, Any],
+        lang: str,
+        scope: Scope | None,
+        name_of: NameOf,
+        literal: bool,
+    ) -> str:
         if literal:
             return texts.render(key, facts, lang, name_of, None, scope)
         safe = {k: _shown(k, v) for k, v in facts.items()}
@@ -280,6 +301,35 @@ class Narrator:
 
     def simple(self, key: str, facts: Mapping[str, Any], lang: str, **extra: Any) -> Reply:
         return Reply(ok=True, lines=(self.line(key, facts, lang),), language=lang, **extra)
+
+
+# Sentences said before, by :func:`_memo_key`: a game's title, its prompts ("anna, wie geht's weiter?"),
+# a seat's jokers come back move after move. Bounded; emptied when the catalogues are read again.
+_SAID: dict[tuple[Any, ...], str] = {}
+_SAID_MAX = 4096
+texts.LANGUAGES.on_refresh(_SAID.clear)
+
+
+def _memo_key(
+    key: str, facts: Mapping[str, Any], lang: str, scope: Scope | None, name_of: NameOf, literal: bool
+) -> tuple[Any, ...] | None:
+    """Everything a sentence depends on, when that is few enough to compare: each fact's name, exact
+    type and value — text, whole numbers, None, lists of text — and, for a participant id, the name
+    ``name_of`` shows it by (the only thing a sentence takes from ``name_of``). None for a sentence
+    with any other fact (a marked title, a bool, a float …): it is rendered each time."""
+    said: list[Any] = [key, lang, scope, literal]
+    for name, value in facts.items():
+        kind = type(value)
+        if kind is str:
+            said.append((name, value, name_of(value) if name in texts.PLAYER_FIELDS else None))
+        elif kind is int or value is None:
+            said.append((name, kind, value))
+        elif (kind is tuple or kind is list) and all(type(item) is str for item in value):
+            names = tuple(map(name_of, value)) if name in texts.PLAYER_LIST_FIELDS else None
+            said.append((name, kind, tuple(value), names))
+        else:
+            return None
+    return tuple(said)
 
 
 def _shown(key: str, value: Any) -> Any:
