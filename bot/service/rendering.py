@@ -211,18 +211,28 @@ class Narrator:
     def rows(self, game: Game[Any], seats: Sequence[Seat], lang: str) -> tuple[Row, ...]:
         names = distinguished({seat.player: seat.name for seat in seats})
         scope = scope_of(game)
-        return tuple(
-            Row(
-                player=seat.player,
-                name=names[seat.player],
-                role=seat.role,
-                role_label=texts.constant(f"role.{seat.role}", lang, scope),  # as line(…, literal=True)
-                points=seat.points,
-                to_act=seat.to_act,
-                details=self.details(game, seat, lang),
-            )
-            for seat in seats
+        return tuple(self._row(game, seat, names[seat.player], lang, scope) for seat in seats)
+
+    def _row(self, game: Game[Any], seat: Seat, name: str, lang: str, scope: Scope) -> Row:
+        """One seat as its row shows it; remembered (see :data:`_ROWS`) when the seat holds only plain
+        facts, so that an equal seat is the same seat."""
+        memo = (seat, name, lang, scope) if _plain_seat(seat) else None
+        if memo is not None and (row := _ROWS.get(memo)) is not None:
+            return row
+        row = Row(
+            player=seat.player,
+            name=name,
+            role=seat.role,
+            role_label=texts.constant(f"role.{seat.role}", lang, scope),  # as line(…, literal=True)
+            points=seat.points,
+            to_act=seat.to_act,
+            details=self.details(game, seat, lang),
         )
+        if memo is not None:
+            if len(_ROWS) >= _SAID_MAX:
+                _ROWS.clear()
+            _ROWS[memo] = row
+        return row
 
     def details(self, game: Game[Any], seat: Seat, lang: str) -> str:
         """A seat's details, each from the game's ``seat.details.<key>`` over ``{key: value}``."""
@@ -307,7 +317,29 @@ class Narrator:
 # a seat's jokers come back move after move. Bounded; emptied when the catalogues are read again.
 _SAID: dict[tuple[Any, ...], str] = {}
 _SAID_MAX = 4096
+# The rows of the running table by seat, shown name, language and game: from one move to the next
+# most seats do not change. A row depends on nothing else (its labels come from the catalogues).
+_ROWS: dict[tuple[Seat, str, str, Scope], Row] = {}
 texts.LANGUAGES.on_refresh(_SAID.clear)
+texts.LANGUAGES.on_refresh(_ROWS.clear)
+
+
+def _plain_seat(seat: Seat) -> bool:
+    """Whether a seat holds only facts whose equal values are written alike: text, whole numbers
+    (not ``True`` for 1), None, and tuples of these — so two equal seats show the same row."""
+    if type(seat.points) is not int or type(seat.to_act) is not bool:
+        return False
+    for _, value in seat.details:
+        kind = type(value)
+        if kind is tuple:
+            if not all(type(item) in _PLAIN for item in value):
+                return False
+        elif kind not in _PLAIN:
+            return False
+    return True
+
+
+_PLAIN = frozenset({str, int, type(None)})
 
 
 def _memo_key(

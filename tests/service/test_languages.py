@@ -96,6 +96,7 @@ class Renders:
         monkeypatch.setattr(texts, "render", recording)
         # Sentences remembered from earlier tests would not be rendered (nor recorded) again.
         rendering._SAID.clear()
+        rendering._ROWS.clear()
         replies._row_text.cache_clear()
 
 

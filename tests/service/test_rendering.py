@@ -105,3 +105,27 @@ def test_the_memo_of_sentences_is_bounded_and_forgets_on_a_refresh(monkeypatch: 
         assert len(rendering._SAID) <= 3
     LANGUAGES.refresh()
     assert rendering._SAID == {}
+
+
+def test_a_remembered_row_is_the_row_built_anew() -> None:
+    """Rows come from the memo only for an equal seat shown by the same name, in the same language."""
+    narrator = Narrator(boards=False)
+    jokers = (("jokers", ("Rattenlord", "Hirtenschutz")), ("cold", (5, 5)), ("valve", 9))
+    seats = [
+        Seat("a1", "Anna", "playing", 7, True, jokers),
+        Seat("b2", "Ben", "jungfrau", -3, False),
+        Seat("c3", "Anna", "playing", 7, False, jokers),  # looks like a1: told apart by a suffix
+    ]
+    rendering._ROWS.clear()
+    for lang in ("de", "en", "fr", "de"):
+        for table in (seats, seats[:2], [seats[1], seats[0]], [Seat("a1", "Anna", "playing", 8, True)]):
+            narrator.rows(GAME, table, lang)
+            remembered = narrator.rows(GAME, table, lang)  # from the memo
+            assert all(any(row is kept for kept in rendering._ROWS.values()) for row in remembered)
+            rendering._ROWS.clear()
+            rendering._SAID.clear()
+            assert narrator.rows(GAME, table, lang) == remembered
+    assert not rendering._plain_seat(Seat("a1", "Anna", "playing", True))  # True is not 1
+    assert not rendering._plain_seat(Seat("a1", "Anna", "playing", 1, details=(("x", [1]),)))
+    assert not rendering._plain_seat(Seat("a1", "Anna", "playing", 1, details=(("x", (1.5,)),)))
+    assert rendering._plain_seat(seats[0])
