@@ -346,7 +346,7 @@ def _memo_key(
     key: str, facts: Mapping[str, Any], lang: str, scope: Scope | None, name_of: NameOf, literal: bool
 ) -> tuple[Any, ...] | None:
     """Everything a sentence depends on, when that is few enough to compare: each fact's name, exact
-    type and value — text, whole numbers, None, lists of text — and, for a participant id, the name
+    type and value — text, whole numbers, None, lists of these — and, for a participant id, the name
     ``name_of`` shows it by (the only thing a sentence takes from ``name_of``). None for a sentence
     with any other fact (a marked title, a bool, a float …): it is rendered each time."""
     said: list[Any] = [key, lang, scope, literal]
@@ -356,9 +356,15 @@ def _memo_key(
             said.append((name, value, name_of(value) if name in texts.PLAYER_FIELDS else None))
         elif kind is int or value is None:
             said.append((name, kind, value))
-        elif (kind is tuple or kind is list) and all(type(item) is str for item in value):
-            names = tuple(map(name_of, value)) if name in texts.PLAYER_LIST_FIELDS else None
-            said.append((name, kind, tuple(value), names))
+        elif kind is tuple or kind is list:
+            if name in texts.PLAYER_LIST_FIELDS:  # ids: each shown by its name
+                if not all(type(item) is str for item in value):
+                    return None
+                said.append((name, kind, tuple(value), tuple(map(name_of, value))))
+            elif all(type(item) in _PLAIN for item in value):  # words, numbers ("5/5" uses left)
+                said.append((name, kind, tuple(value), None))
+            else:
+                return None
         else:
             return None
     return tuple(said)

@@ -70,6 +70,9 @@ def test_a_remembered_sentence_is_the_sentence_rendered_anew() -> None:
         ("v6.robbery_offered", {"player": "a1", "victims": ("b2",), "amount": 1, "count": 1}, {"game": GAME}),
         ("game.round", {"number": 3}, {"game": GAME}),
         ("seat.details.jokers", {"jokers": ("Rattenlord", "Hirtenschutz")}, {"game": GAME, "literal": True}),
+        ("seat.details.cold", {"cold": (5, 5)}, {"game": GAME, "literal": True}),
+        ("seat.details.cold", {"cold": (4, 5)}, {"game": GAME, "literal": True}),
+        ("seat.details.cold", {"cold": (5, True)}, {"game": GAME, "literal": True}),
         ("common.seed_revealed", {"seed": "ab|⟦cd"}, {}),
         ("error.unknown", {"x": None}, {}),
     ]
@@ -91,6 +94,8 @@ def test_a_remembered_sentence_is_the_sentence_rendered_anew() -> None:
     assert "Anna (KX)" in second
     # True and 1 are equal keys of a dict, not the same fact: not remembered as one.
     assert rendering._memo_key("k", {"n": True}, "de", None, str, False) is None
+    assert rendering._memo_key("k", {"n": (1, True)}, "de", None, str, False) is None
+    assert rendering._memo_key("k", {"victims": ("a1", 2)}, "de", None, str, False) is None
     assert rendering._memo_key("k", {"n": 1}, "de", None, str, False) != rendering._memo_key(
         "k", {"n": 1.0}, "de", None, str, False
     )
