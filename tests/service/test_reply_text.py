@@ -83,3 +83,22 @@ def test_the_logged_form_is_every_field_by_name() -> None:
     assert list(logged) == [name for name in expected if name not in logged_last] + logged_last  # as dumped
     assert [list(row) for row in logged["table"]] == [row_fields, row_fields]
     assert Reply.from_log(logged) == dataclasses.replace(reply, duplicate=True)
+
+
+def test_a_rows_logged_form_is_its_fields_alone() -> None:
+    """Read from the row's own attributes when they are its fields alone, in order; else field by field."""
+    row = Row("a1", "Anna", "playing", "spielt", 7, True)
+    fresh = {f.name: getattr(row, f.name) for f in dataclasses.fields(Row)}
+    assert replies._plain(row) == fresh
+    assert list(replies._plain(row)) == list(fresh)
+    assert replies._plain(row) is not replies._plain(row)  # each entry its own dict
+    object.__setattr__(row, "_extra", 1)  # something beside the fields: not logged
+    assert replies._plain(row) == fresh
+    assert list(replies._plain(row)) == list(fresh)
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Slotted:
+        a: int
+        b: str
+
+    assert replies._plain(Slotted(1, "x")) == {"a": 1, "b": "x"}
