@@ -10,14 +10,16 @@ answered with exactly what it got the first time (:meth:`Reply.to_log`, :meth:`R
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
+from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from bot import markup
 from bot.exports import StandingsTable
-from bot.texts import DEFAULT, render
+from bot.texts import DEFAULT, LANGUAGES, render
 
 
 @dataclass(frozen=True)
@@ -156,20 +158,12 @@ class Reply:
     def text(self) -> str:
         """The whole reply as lines: the story, then the running table (console, replay — once spelled
         for them, :meth:`spelled`)."""
-        parts = list(self.lines)
-        if self.table:
-            parts.append(f"— {self.title} —")
-            for row in self.table:
-                marker = "▶ " if row.to_act else "  "
-                details = f" · {row.details}" if row.details else ""
-                facts = {"name": row.name, "role": row.role_label, "points": row.points, "details": details}
-                parts.append(marker + render("common.table_row", facts, self.language))  # "anna (en vie) : 0"
-        return "\n".join(parts)
+        return text_of(self.lines, self.title, self.table, self.language)
 
     def to_log(self) -> dict[str, Any]:
         """The reply as the command log keeps it — without its board: a message answered again from the
         log is a repeat, and a repeat's buttons would be outdated anyway."""
-        data = {name: getattr(self, name) for name in _SIMPLE_FIELDS}
+        data = dict(zip(_SIMPLE_FIELDS, _simple_values(self), strict=True))
         data["lines"] = list(self.lines)
         data["title"], data["result"] = self.title, self.result
         data["table"] = [_plain(row) for row in self.table]
@@ -202,6 +196,27 @@ class Reply:
         return replace(cls(ok=bool(data.get("ok", False))), **values, duplicate=True)
 
 
+def text_of(lines: Sequence[str], title: str, table: Sequence[Row], lang: str) -> str:
+    """:attr:`Reply.text` of these parts, for a caller that has them without a reply."""
+    if not table:
+        return "\n".join(lines)
+    return "\n".join((*lines, f"— {title} —", *[_row_text(row, lang) for row in table]))
+
+
+@lru_cache(maxsize=4096)
+def _row_text(row: Row, lang: str) -> str:
+    """One row of the running table as text ("▶ anna (en vie) : 0"). Remembered by row and language:
+    from one move to the next most seats do not change, and a row is immutable — all its fields are
+    text, whole numbers and a flag, so two equal rows say the same (the catalogues are read once)."""
+    marker = "▶ " if row.to_act else "  "
+    details = f" · {row.details}" if row.details else ""
+    facts = {"name": row.name, "role": row.role_label, "points": row.points, "details": details}
+    return marker + render("common.table_row", facts, lang)  # "anna (en vie) : 0"
+
+
+LANGUAGES.on_refresh(_row_text.cache_clear)  # the catalogues were read again
+
+
 def logged(data: Mapping[str, Any], *, discord: bool = True) -> Callable[[str], str]:
     """How to read a logged reply's sentences: as they are when the entry is in the neutral form, else
     (an entry of an older version, which stored each medium's own text) through
@@ -221,13 +236,20 @@ _SIMPLE_FIELDS = tuple(f.name for f in fields(Reply) if f.name not in _STRUCTURE
 
 
 def _plain(value: Any) -> dict[str, Any]:
-    names = _NAMES.get(type(value))
-    if names is None:  # once per class: dataclasses.fields builds its tuple anew on every call
-        names = _NAMES[type(value)] = tuple(f.name for f in fields(value))
-    return {name: getattr(value, name) for name in names}
+    got = _GETTERS.get(type(value))
+    if got is None:  # once per class: dataclasses.fields builds its tuple anew on every call
+        names = tuple(f.name for f in fields(value))
+        read = attrgetter(*names) if len(names) > 1 else lambda one: (getattr(one, names[0]),)
+        got = _GETTERS[type(value)] = (names, read)
+    state = getattr(value, "__dict__", None)
+    if state is not None and tuple(state) == got[0]:  # its fields alone, in order (as __init__ set them)
+        return state.copy()
+    return dict(zip(got[0], got[1](value), strict=True))
 
 
-_NAMES: dict[type[Any], tuple[str, ...]] = {}
+# A class's field names, and the getter reading all of them at once (in C, not attribute by attribute).
+_GETTERS: dict[type[Any], tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+_simple_values = attrgetter(*_SIMPLE_FIELDS)
 
 
 __all__ = ["Attachment", "Board", "Button", "Card", "Live", "Reply", "Row"]

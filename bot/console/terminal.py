@@ -28,7 +28,7 @@ from typing import TextIO
 from bot import markup
 from bot.observability import answers
 from bot.option_words import options, split
-from bot.replies import Reply
+from bot.replies import Reply, text_of
 from bot.service.croupier import Croupier
 from bot.service.requests import (
     Adjust,
@@ -193,8 +193,9 @@ def console_text(reply: Reply) -> str:
     cards, the closing result, the other two dozen fields): of a line's work on the event loop, that
     copy cost about a tenth. The text shows the story, and the title over the running table."""
     lang = reply.language
-    lines = tuple(_spelled(line, lang) for line in reply.lines)
-    return Reply(reply.ok, lines, _spelled(reply.title, lang), reply.table, language=lang).text
+    lines = [_spelled(line, lang) for line in reply.lines]
+    title = _spelled(reply.title, lang) if reply.table else ""  # shown over the table only
+    return text_of(lines, title, reply.table, lang)
 
 
 def _spelled(text: str, lang: str) -> str:

@@ -19,6 +19,7 @@ from bot import markup, texts
 from bot.games import scope_of
 from bot.replies import Board, Button, Card, Reply, Row
 from bot.shown_names import distinguished
+from bot.texts import Scope
 from engine.errors import CroupierError, InvalidOptions
 from engine.game import Event, Game, Highlight, Seat
 
@@ -75,6 +76,26 @@ class Narrator:
         """A sentence in the neutral form. ``literal``: plain text, for what front ends show as typed
         (button labels, placeholders, table cells, thread names)."""
         scope = scope_of(game) if game is not None else None
+        memo = _memo_key(key, facts, lang, scope, name_of, literal)
+        if memo is None:
+            return self._line(key, facts, lang, scope, name_of, literal)
+        said = _SAID.get(memo)
+        if said is None:
+            said = self._line(key, facts, lang, scope, name_of, literal)
+            if len(_SAID) >= _SAID_MAX:
+                _SAID.clear()
+            _SAID[memo] = said
+        return said
+
+    def _line(
+        self,
+        key: str,
+        facts: Mapping[str, Any],
+        lang: str,
+        scope: Scope | None,
+        name_of: NameOf,
+        literal: bool,
+    ) -> str:
         if literal:
             return texts.render(key, facts, lang, name_of, None, scope)
         safe = {k: _shown(k, v) for k, v in facts.items()}
@@ -190,18 +211,28 @@ class Narrator:
     def rows(self, game: Game[Any], seats: Sequence[Seat], lang: str) -> tuple[Row, ...]:
         names = distinguished({seat.player: seat.name for seat in seats})
         scope = scope_of(game)
-        return tuple(
-            Row(
-                player=seat.player,
-                name=names[seat.player],
-                role=seat.role,
-                role_label=texts.constant(f"role.{seat.role}", lang, scope),  # as line(…, literal=True)
-                points=seat.points,
-                to_act=seat.to_act,
-                details=self.details(game, seat, lang),
-            )
-            for seat in seats
+        return tuple(self._row(game, seat, names[seat.player], lang, scope) for seat in seats)
+
+    def _row(self, game: Game[Any], seat: Seat, name: str, lang: str, scope: Scope) -> Row:
+        """One seat as its row shows it; remembered (see :data:`_ROWS`) when the seat holds only plain
+        facts, so that an equal seat is the same seat."""
+        memo = (seat, name, lang, scope) if _plain_seat(seat) else None
+        if memo is not None and (row := _ROWS.get(memo)) is not None:
+            return row
+        row = Row(
+            player=seat.player,
+            name=name,
+            role=seat.role,
+            role_label=texts.constant(f"role.{seat.role}", lang, scope),  # as line(…, literal=True)
+            points=seat.points,
+            to_act=seat.to_act,
+            details=self.details(game, seat, lang),
         )
+        if memo is not None:
+            if len(_ROWS) >= _SAID_MAX:
+                _ROWS.clear()
+            _ROWS[memo] = row
+        return row
 
     def details(self, game: Game[Any], seat: Seat, lang: str) -> str:
         """A seat's details, each from the game's ``seat.details.<key>`` over ``{key: value}``."""
@@ -280,6 +311,63 @@ class Narrator:
 
     def simple(self, key: str, facts: Mapping[str, Any], lang: str, **extra: Any) -> Reply:
         return Reply(ok=True, lines=(self.line(key, facts, lang),), language=lang, **extra)
+
+
+# Sentences said before, by :func:`_memo_key`: a game's title, its prompts ("anna, wie geht's weiter?"),
+# a seat's jokers come back move after move. Bounded; emptied when the catalogues are read again.
+_SAID: dict[tuple[Any, ...], str] = {}
+_SAID_MAX = 4096
+# The rows of the running table by seat, shown name, language and game: from one move to the next
+# most seats do not change. A row depends on nothing else (its labels come from the catalogues).
+_ROWS: dict[tuple[Seat, str, str, Scope], Row] = {}
+texts.LANGUAGES.on_refresh(_SAID.clear)
+texts.LANGUAGES.on_refresh(_ROWS.clear)
+
+
+def _plain_seat(seat: Seat) -> bool:
+    """Whether a seat holds only facts whose equal values are written alike: text, whole numbers
+    (not ``True`` for 1), None, and tuples of these — so two equal seats show the same row."""
+    if type(seat.points) is not int or type(seat.to_act) is not bool:
+        return False
+    for _, value in seat.details:
+        kind = type(value)
+        if kind is tuple:
+            if not all(type(item) in _PLAIN for item in value):
+                return False
+        elif kind not in _PLAIN:
+            return False
+    return True
+
+
+_PLAIN = frozenset({str, int, type(None)})
+
+
+def _memo_key(
+    key: str, facts: Mapping[str, Any], lang: str, scope: Scope | None, name_of: NameOf, literal: bool
+) -> tuple[Any, ...] | None:
+    """Everything a sentence depends on, when that is few enough to compare: each fact's name, exact
+    type and value — text, whole numbers, None, lists of these — and, for a participant id, the name
+    ``name_of`` shows it by (the only thing a sentence takes from ``name_of``). None for a sentence
+    with any other fact (a marked title, a bool, a float …): it is rendered each time."""
+    said: list[Any] = [key, lang, scope, literal]
+    for name, value in facts.items():
+        kind = type(value)
+        if kind is str:
+            said.append((name, value, name_of(value) if name in texts.PLAYER_FIELDS else None))
+        elif kind is int or value is None:
+            said.append((name, kind, value))
+        elif kind is tuple or kind is list:
+            if name in texts.PLAYER_LIST_FIELDS:  # ids: each shown by its name
+                if not all(type(item) is str for item in value):
+                    return None
+                said.append((name, kind, tuple(value), tuple(map(name_of, value))))
+            elif all(type(item) in _PLAIN for item in value):  # words, numbers ("5/5" uses left)
+                said.append((name, kind, tuple(value), None))
+            else:
+                return None
+        else:
+            return None
+    return tuple(said)
 
 
 def _shown(key: str, value: Any) -> Any:

@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
-from bot import texts
+from bot import replies, texts
 from bot.games import GAMES, scope_of
 from bot.replies import Board, Button, Reply
+from bot.service import rendering
 from bot.service.croupier import Croupier, seed_from_text
 from bot.service.moves import words_for
 from bot.service.requests import (
@@ -93,6 +94,10 @@ class Renders:
             return text
 
         monkeypatch.setattr(texts, "render", recording)
+        # Sentences remembered from earlier tests would not be rendered (nor recorded) again.
+        rendering._SAID.clear()
+        rendering._ROWS.clear()
+        replies._row_text.cache_clear()
 
 
 @dataclass
