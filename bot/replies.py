@@ -241,7 +241,7 @@ def _plain(value: Any) -> dict[str, Any]:
         names = tuple(f.name for f in fields(value))
         read = attrgetter(*names) if len(names) > 1 else lambda one: (getattr(one, names[0]),)
         got = _GETTERS[type(value)] = (names, read)
-    state = getattr(value, "__dict__", None)
+    state: dict[str, Any] | None = getattr(value, "__dict__", None)
     if state is not None and tuple(state) == got[0]:  # its fields alone, in order (as __init__ set them)
         return state.copy()
     return dict(zip(got[0], got[1](value), strict=True))
