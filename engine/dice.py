@@ -65,7 +65,8 @@ def derive_die(seed: bytes, game: str | int, index: int) -> int:
     attempt = 0
     while True:
         message = f"{game}:{index}" if attempt == 0 else f"{game}:{index}:{attempt}"
-        digest = hmac.new(seed, message.encode("ascii"), hashlib.sha256).digest()
+        # hmac.digest is the one-shot C path of hmac.new(...).digest(): the same bytes, no HMAC object.
+        digest = hmac.digest(seed, message.encode("ascii"), "sha256")
         for byte in digest:
             if byte < _ACCEPT_BELOW:
                 return byte % SIDES + 1

@@ -38,6 +38,7 @@ class Verflixte6:
     aliases: ClassVar[tuple[str, ...]] = ("verflixte", "v6", "dieverflixte6", "verflixte 6")
     language: ClassVar[str] = "de"
     catalogue: ClassVar[str] = "engine.verflixte6"
+    _last_to_act: tuple[Durchgang, str | None] | None = None  # see to_act
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("jokers", registry.NAMES, multi=True),
         OptionSpec("order", ORDERS),
@@ -89,7 +90,14 @@ class Verflixte6:
         ]
 
     def to_act(self, state: Durchgang) -> str | None:
-        return to_act(state)
+        # A move's reply, deadline and save each ask about the same state object: the last answer is
+        # kept with a reference to its (immutable) state, so `is` cannot match a reused id.
+        last = self._last_to_act
+        if last is not None and last[0] is state:
+            return last[1]
+        player = to_act(state)
+        self._last_to_act = (state, player)  # one assignment: a reader sees an old pair or a new one
+        return player
 
     def finished(self, state: Durchgang) -> bool:
         return state.closed

@@ -68,7 +68,11 @@ def apply(
 
 
 def _someone_to_play(state: Durchgang) -> bool:
-    return any(p.role in (JUNGFRAU, PLAYING) for p in state.participants)
+    # A plain loop: asked twice per move, and any() over a generator resumes a frame per participant.
+    for participant in state.participants:
+        if participant.role == JUNGFRAU or participant.role == PLAYING:
+            return True
+    return False
 
 
 def _ask(step: Step) -> None:

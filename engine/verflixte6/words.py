@@ -9,6 +9,7 @@ InvalidCommand with a code the catalogue explains (an unknown joker comes with s
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine.commands import Accepts, distance, fold
 from engine.commands import near_miss as _near_miss
@@ -80,6 +81,10 @@ def _polite(words: list[str]) -> list[str]:
     return [w for w in words if w not in _COURTESY]
 
 
+# Players type the same few lines ("weiter", "stopp") over and over; the reading depends on the text
+# alone (the joker registry is a constant) and commands are frozen, so one copy serves every repeat.
+# A line that cannot be read raises afresh each time (lru_cache keeps no exceptions).
+@lru_cache(maxsize=1024)
 def parse(text: str) -> Command | None:
     """The command in one chat line, None for chit-chat; InvalidCommand when it cannot be read."""
     words = _words(text)

@@ -170,3 +170,22 @@ def test_V6_words_every_canonical_name_reads_back(name: str) -> None:
     assert registry.resolve(name) == name
     assert registry.resolve(name.upper()) == name
     assert GAME.parse(f"weiter mit Joker {name}") == PlayJoker(name)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["weiter", "Weiter!", "stopp", "Joker: Alle Neune, Kälteschutz", "raube Bea", "weiter mit Joker", ""],
+)
+def test_V6_words_cached_reading_matches_a_fresh_one(text: str) -> None:
+    """parse keeps its readings: a repeat gives what the uncached reader gives, errors included."""
+    from engine.verflixte6 import words
+
+    def read(reader: object) -> object:
+        try:
+            return reader(text)  # type: ignore[operator]
+        except InvalidCommand as error:
+            return ("error", error.code, error.facts)
+
+    fresh = read(words.parse.__wrapped__)
+    assert read(words.parse) == fresh
+    assert read(words.parse) == fresh  # the second time from the cache
