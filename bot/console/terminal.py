@@ -124,8 +124,11 @@ class Console:
             is_moderator=name in self.moderators,
             is_admin=name in self.admins,
         )
+        request = self._request(msg)
         try:
-            reply = await self._dispatch(msg)
+            reply = await self.croupier.handle(request)
+            if isinstance(request, Info) and reply.error_code == "unknown_topic":
+                reply = await self._unknown_topic(msg, reply)
         except StoreUnavailable:
             return Answer(line_id, False, render("error.store_unavailable", {}, DEFAULT))
         return Answer(
@@ -160,14 +163,13 @@ class Console:
             return Answer(line_id, False, too_long_text(length))
         return Answer(line_id, False, reply.text)
 
-    async def _dispatch(self, msg: Incoming) -> Reply:
-        request = self._request(msg)
-        reply = await self.croupier.handle(request)
-        if isinstance(request, Info) and reply.error_code == "unknown_topic":
-            verb = _words(msg.text)[0].lower() if msg.text.startswith("/") else ""
-            if verb != "/info":
-                # A topic's name typed as a command (``/jokers``, ``/odds``) that no game explains.
-                return await self.croupier.handle(Refuse(msg, "unknown_command", {"command": verb}))
+    async def _unknown_topic(self, msg: Incoming, reply: Reply) -> Reply:
+        """A topic's name typed as a command (``/jokers``, ``/odds``) that no game explains is an
+        unknown command; ``/info`` of it keeps its own answer. (Asked only then: every other line is
+        answered without this coroutine.)"""
+        verb = _words(msg.text)[0].lower() if msg.text.startswith("/") else ""
+        if verb != "/info":
+            return await self.croupier.handle(Refuse(msg, "unknown_command", {"command": verb}))
         return reply
 
     def _request(self, msg: Incoming) -> Request[Reply]:

@@ -21,7 +21,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
+from functools import cached_property, partial
 from typing import TypeVar
 
 from bot import odds_tables
@@ -112,7 +112,7 @@ class Croupier:
         if isinstance(request, InChannel):
             return await self.framed(  # type: ignore[return-value]  # an InChannel request's T is Reply
                 request.msg,
-                lambda: handler(self, request),
+                partial(handler, self, request),
                 counted=request.counted,
                 action=request.action,
                 then=then,  # type: ignore[arg-type]

@@ -26,6 +26,7 @@ from bot.service import forum
 from bot.service.channels import delivery_of, key_of, moderates
 from bot.service.corrections import join_refusal
 from bot.service.moves import (
+    LINE_MAX,
     Applied,
     Chat,
     Found,
@@ -67,15 +68,19 @@ async def line(svc: Croupier, request: Line) -> Reply:
     longer chit-chat line stays chit-chat.
     """
     msg = request.msg
-    typed = Typed.of(msg.text, required=request.required)
     if request.required:
-        return await _move(svc, msg, typed)
-    read = readings(typed.text, first=svc.open_kinds.get(msg.channel))
-    if all(reading is None for reading in read.values()):
-        if typed.length or not any(game.near_miss(msg.text) for game in GAMES.values()):
-            return Reply.nothing()  # chit-chat never reaches the store
-        return await svc.store.run(lambda uow: _near_miss_in(svc, uow, msg), read_only=True)
-    return await _move(svc, msg, evolve(typed, readings=read))
+        return await _move(svc, msg, Typed.of(msg.text, required=True))
+    text = msg.text
+    length = len(text) if len(text) > LINE_MAX else 0
+    if length:
+        text = text[:LINE_MAX]
+    read = readings(text, first=svc.open_kinds.get(msg.channel))
+    for reading in read.values():
+        if reading is not None:  # the line holds a command: one Typed, as Typed.of would cut it
+            return await _move(svc, msg, Typed(text, False, read, length))
+    if length or not any(game.near_miss(msg.text) for game in GAMES.values()):
+        return Reply.nothing()  # chit-chat never reaches the store
+    return await svc.store.run(lambda uow: _near_miss_in(svc, uow, msg), read_only=True)
 
 
 async def move(svc: Croupier, request: Move) -> Reply:
