@@ -19,6 +19,15 @@ JSONDocument = JSON().with_variant(JSONB(), "postgresql")
 BigKey = BigInteger().with_variant(Integer(), "sqlite")
 
 
+def _in_utc(value: Any) -> datetime:
+    """An instant to be stored, in UTC; anything but a timezone-aware datetime is refused."""
+    if not isinstance(value, datetime):
+        raise TypeError(f"expected a datetime, got {type(value).__name__}")
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"naive datetime {value.isoformat()}: pass a timezone-aware instant")
+    return value.astimezone(UTC)
+
+
 class UTCDateTime(TypeDecorator[datetime]):
     """A timezone-aware instant: stored in UTC, always read back with ``tzinfo=UTC``.
 
@@ -33,11 +42,7 @@ class UTCDateTime(TypeDecorator[datetime]):
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        if not isinstance(value, datetime):
-            raise TypeError(f"expected a datetime, got {type(value).__name__}")
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError(f"naive datetime {value.isoformat()}: pass a timezone-aware instant")
-        value = value.astimezone(UTC)
+        value = _in_utc(value)
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
     def bind_processor(self, dialect: Dialect) -> Callable[[Any], Any] | None:
@@ -53,11 +58,7 @@ class UTCDateTime(TypeDecorator[datetime]):
         def as_text(value: Any) -> str | None:
             if value is None:
                 return None
-            if not isinstance(value, datetime):
-                raise TypeError(f"expected a datetime, got {type(value).__name__}")
-            if value.tzinfo is None or value.utcoffset() is None:
-                raise ValueError(f"naive datetime {value.isoformat()}: pass a timezone-aware instant")
-            value = value.astimezone(UTC)
+            value = _in_utc(value)
             return format_ % {
                 "year": value.year,
                 "month": value.month,
