@@ -44,7 +44,7 @@ STAGES = (
     ("bot.store.repositories.games.Games.save_and_log", "    store: writes and commit"),
     ("bot.replies.Reply.to_log", "    the logged reply"),
     ("bot.service.playing.readings", "event loop: the games' parse of the line"),
-    ("bot.replies.Reply.text", "event loop: the answer's text"),
+    ("bot.console.terminal.console_text", "event loop: the answer's text"),
     ("bot.console.terminal.Answer.as_json", "event loop: the answer's JSON"),
 )
 
