@@ -10,6 +10,12 @@ plain ``sqlite3`` driver with the store's settings (WAL, ``synchronous=FULL``), 
 wall-clock ratio divides by (``bench.console_path.BareCommits``): BEGIN IMMEDIATE, INSERT, UPDATE,
 COMMIT, in a Python loop.
 
+A second figure, ``instructions_floor``, runs the same lines through ``bench/_floor_line.py``: the real
+parser and rules alone; then with each command's snapshot and log row written through plain
+``sqlite3``; then that served as the console serves it (an asyncio loop reads the lines, a worker
+thread answers them) — the least a line can cost on this design in this interpreter, before the
+croupier service, rendering and the command log's guarantees add theirs.
+
 Deterministic enough to compare two versions run after each other (a few per cent between runs),
 and independent of the machine's load. It needs ``valgrind``; without it the figure is skipped.
 
@@ -121,6 +127,13 @@ def bare_instructions(commits: int, folder: Path) -> int:
     return cachegrind([sys.executable, "-c", _BARE, str(database), str(commits)], folder)
 
 
+def floor_instructions(mode: str, lines: list[str], folder: Path) -> int:
+    """``bench/_floor_line.py`` in ``mode`` (``engine``, ``store`` or ``served``) fed ``lines``."""
+    database = folder / f"floor-{mode}{len(lines)}.sqlite3"
+    command = [sys.executable, str(ROOT / "bench" / "_floor_line.py"), mode, str(database)]
+    return cachegrind(command, folder, lines)
+
+
 def measure(lines_count: int, commits: int, keep: Path | None = None, *, burst: bool = False) -> None:
     started = utc_now()
     lines = asyncio.run(mix_lines(2 * lines_count))
@@ -133,6 +146,14 @@ def measure(lines_count: int, commits: int, keep: Path | None = None, *, burst: 
         long = console_instructions(lines, folder, burst=burst)
         bare_short = bare_instructions(commits, folder)
         bare_long = bare_instructions(2 * commits, folder)
+        floor = {  # per line, as for the console
+            mode: (
+                floor_instructions(mode, lines, folder)
+                - floor_instructions(mode, lines[:lines_count], folder)
+            )
+            / lines_count
+            for mode in ("engine", "store", "served")
+        }
     per_line = (long - short) / lines_count
     per_commit = (bare_long - bare_short) / commits
     ratio = per_line / per_commit
@@ -150,6 +171,21 @@ def measure(lines_count: int, commits: int, keep: Path | None = None, *, burst: 
         console_runs_instructions=[short, long],
         bare_runs_instructions=[bare_short, bare_long],
         utc=f"{started}–{utc_now()}",
+    )
+    # The same lines through the rules alone, with one plain durable write each, and that served by an
+    # event loop with the work on a thread: the least this design can cost, before the service's
+    # layers (rendering, the command log's guarantees, permissions) add theirs.
+    emit(
+        "instructions_floor",
+        store="sqlite",
+        rules_per_line=round(floor["engine"]),
+        rules_commits=round(floor["engine"] / per_commit, 2),
+        rules_and_write_per_line=round(floor["store"]),
+        rules_and_write_commits=round(floor["store"] / per_commit, 2),
+        rules_write_and_loop_per_line=round(floor["served"]),
+        rules_write_and_loop_commits=round(floor["served"] / per_commit, 2),
+        console_vs_floor=round(per_line / floor["served"], 2),
+        lines=lines_count,
     )
 
 

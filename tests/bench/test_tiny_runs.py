@@ -39,7 +39,7 @@ TINY: dict[str, tuple[list[str], set[str]]] = {
     ),
     "delivery": ([], {"delivery_tracking", "delivery_tracking_ratio"}),
     # Under valgrind: the one costly tiny run (≈ 45 s of CPU, two console starts at ~40× their cost).
-    "instructions": (["--lines", "2", "--commits", "20"], {"instructions"}),
+    "instructions": (["--lines", "2", "--commits", "20"], {"instructions", "instructions_floor"}),
     "killer_odds": (
         ["--dice", "3", "--repeats", "1", "--rolls", "5", "--report-dice", "3"],
         {
