@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Any
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -89,6 +89,13 @@ def _seat_records_as_before(
     return records, [seat for seat in seats if seat not in before], same
 
 
+class _Seat(NamedTuple):
+    player: str
+    name: str
+    role: str
+    points: int
+
+
 STORED = (
     ParticipantRecord(5, "anna", "Anna", 0, "player", 3),
     ParticipantRecord(5, "ben", "Ben", 1, "player", 0),
@@ -119,7 +126,9 @@ STORED = (
 def test_the_seat_records_of_a_save_are_those_of_the_comprehensions(
     seats: list[tuple[str, str, int, str, int]], stored: tuple[ParticipantRecord, ...]
 ) -> None:
-    made = _seat_records(5, seats, stored)
+    made = _seat_records(
+        5, [_Seat(player, name, role, points) for player, name, _, role, points in seats], stored
+    )
     expected = _seat_records_as_before(5, seats, stored)
     assert made == expected
     assert all(a is b for a, b in zip(made[0], expected[0], strict=True) if a in stored)
