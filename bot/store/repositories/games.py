@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cache
+from itertools import zip_longest
 from typing import Any
 
 from sqlalchemy import (
@@ -504,45 +505,47 @@ def _save_parameters(save: GameSave) -> dict[str, Any]:
 _SeatRow = tuple[str, str, int, str, int]
 
 
-def _seat_rows(game_id: int, seats: Iterable[SeatLike]) -> list[_SeatRow]:
+def _seat_rows(game_id: int, seats: Sequence[SeatLike]) -> list[_SeatRow]:
     """The participant rows of a new game's ``seats`` (refused if a player sits twice)."""
     return [_row_of(record) for record in _seat_records(game_id, seats, ())[0]]
 
 
 def _seat_records(
-    game_id: int, seats: Iterable[SeatLike], stored: Sequence[ParticipantRecord]
+    game_id: int, seats: Sequence[SeatLike], stored: Sequence[ParticipantRecord]
 ) -> tuple[tuple[ParticipantRecord, ...], list[_SeatRow], bool]:
     """The records of ``seats`` (refused if a player sits twice), the rows of those that differ from
     the ``stored`` records, and whether the same players are seated.
 
     A move changes one or two seats of many, and a seat it left as it was keeps its stored record:
-    each seat is compared with the stored record at its position (stored records are in position
-    order, one per player, as this module writes and loads them), so only a changed seat costs a new
-    record and a check of the players. (Plain loops and attribute reads: every move runs this.)"""
-    kept = len(stored)
-    records = []
-    changed = []
-    for position, seat in enumerate(seats):
-        if position < kept:
-            record = stored[position]
-            if (
-                record.points == seat.points
-                and record.role == seat.role
-                and record.player == seat.player
-                and record.name == seat.name
-                and record.position == position
-            ):
-                records.append(record)
-                continue
-        row = (seat.player, seat.name, position, seat.role, int(seat.points))
+    each seat is compared with the stored record at its place (stored records are in position order,
+    one per player, as this module writes and loads them). The players are only checked when one
+    sits where another did or the count changed. (Plain loops and attribute reads: every move runs
+    this.)"""
+    records: list[ParticipantRecord] = []
+    changed: list[_SeatRow] = []
+    moved = len(seats) != len(stored)
+    for record, seat in zip_longest(stored, seats):
+        if seat is None:  # players left
+            break
+        if (
+            record is not None
+            and record.points == seat.points
+            and record.role == seat.role
+            and record.player == seat.player
+            and record.name == seat.name
+        ):
+            records.append(record)
+            continue
+        row = (seat.player, seat.name, len(records), seat.role, int(seat.points))
         records.append(ParticipantRecord(game_id, *row))
         changed.append(row)
-    if not changed:  # the stored records again, or the first of them (players left, none came)
-        return tuple(records), changed, len(records) == kept
+        moved = moved or record is None or record.player != seat.player
+    if not moved:  # the same players in the same places
+        return tuple(records), changed, True
     players = {record.player for record in records}
     if len(players) != len(records):
         raise ValueError(f"game {game_id}: a participant appears twice in {[r.player for r in records]}")
-    return tuple(records), changed, kept == len(records) and players == {record.player for record in stored}
+    return tuple(records), changed, len(records) == len(stored) and players == {r.player for r in stored}
 
 
 def _row_of(record: ParticipantRecord) -> _SeatRow:
