@@ -4,6 +4,7 @@ types.py) against SQLAlchemy's own way: the same driver parameters, the same rec
 from __future__ import annotations
 
 import re
+import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -63,7 +64,23 @@ def test_a_json_document_goes_to_the_driver_as_sqlalchemy_would_send_it(name: st
 
 def test_sqlite_takes_the_json_serializer_directly() -> None:
     compiled = Prepared(insert(log_t).values(events=bindparam("b_events"))).for_dialect(dialect("sqlite"))
-    assert [serialize for _, serialize in compiled.documents] == [json_text.dumps]
+    assert [serialize for _, serialize in compiled.documents] == [json_text.dumps_utf8]
+    assert "CAST(? AS TEXT)" in compiled.sql  # the statement makes text of the bytes
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=repr)
+def test_a_json_document_is_stored_on_sqlite_as_the_text_sqlalchemy_would_write(document: Any) -> None:
+    """Bytes cast to text in the statement: the same text, stored as text, as the ``str`` was."""
+    made = dialect("sqlite")
+    connection = sqlite3.connect(":memory:")
+    connection.execute("CREATE TABLE t (document JSON)")
+    compiled = Prepared(insert(log_t).values(events=bindparam("b_events"))).for_dialect(made)
+    sent = compiled.arguments({"b_events": document})[[slot[0] for slot in compiled.slots].index("b_events")]
+    as_str = JSON().dialect_impl(made).bind_processor(made)
+    assert as_str is not None
+    connection.execute("INSERT INTO t VALUES (CAST(? AS TEXT)), (?)", (sent, as_str(document)))
+    stored, expected = connection.execute("SELECT typeof(document), document FROM t").fetchall()
+    assert stored == expected
 
 
 def test_a_logged_entry_is_the_record_logentry_makes() -> None:

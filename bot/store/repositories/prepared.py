@@ -29,6 +29,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement, sqltypes
 
 from bot.store.db import DRIVER_BEGUN, commit_in_pipeline, take_pending_begin
+from bot.store.types import JSONText
 
 Processor = Callable[[Any], Any]
 _GIVEN = object()  # a parameter the caller gives (see Compiled.slots)
@@ -149,8 +150,11 @@ _DOCUMENTS = frozenset({dict, list})  # what SQLAlchemy's JSON type hands its se
 
 
 def _plain_json(impl: Any, dialect: Dialect) -> Processor | None:
-    """The serializer SQLAlchemy's JSON bind processor calls for a dict or a list and returns as it
-    is (no string conversion after it), when that is all the processor does for them; else None."""
+    """The serializer SQLAlchemy's JSON bind processor (or the store's :class:`JSONText`) calls for a
+    dict or a list and returns as it is (no string conversion after it), when that is all the
+    processor does for them; else None."""
+    if isinstance(impl, JSONText):
+        return impl.document_serializer(dialect)
     if not isinstance(impl, sqltypes.JSON):
         return None
     kind = type(impl)
