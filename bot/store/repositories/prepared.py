@@ -170,11 +170,13 @@ def _plain_json(impl: Any, dialect: Dialect) -> Processor | None:
 
 
 class Ran(NamedTuple):
-    """What a prepared statement gave back: its rows (when it returns any) and the rows it touched.
-    (A named tuple: one is made for every statement of the command path.)"""
+    """What a prepared statement gave back: its rows (when it returns any), the rows it touched and,
+    on SQLite, the rowid of the row it inserted (an ``INSERT … RETURNING`` costs SQLite more than the
+    insert itself). (A named tuple: one is made for every statement of the command path.)"""
 
     rows: list[Any]
     rowcount: int
+    lastrowid: int | None = None
 
     def first(self) -> Any:
         return self.rows[0] if self.rows else None
@@ -188,8 +190,8 @@ class Ran(NamedTuple):
         return self.rows[0][0] if self.rows else None
 
 
-# ``Ran(rows, rowcount)`` without the named tuple's ``__new__``, a Python function.
-_ran: Callable[[tuple[list[Any], int]], Ran] = partial(tuple.__new__, Ran)
+# ``Ran(rows, rowcount, lastrowid)`` without the named tuple's ``__new__``, a Python function.
+_ran: Callable[[tuple[list[Any], int, int | None]], Ran] = partial(tuple.__new__, Ran)
 _NO_PARAMETERS: Mapping[str, Any] = {}
 
 
@@ -272,9 +274,8 @@ class Driver:
         sql = compiled.sql
         try:  # (the connection's execute: a cursor of its own, made and closed in C)
             cursor = dbapi.executemany(sql, arguments) if many else dbapi.execute(sql, arguments)
-            ran = _ran(
-                (compiled.rows(cursor.fetchall()) if compiled.row is not None else [], cursor.rowcount)
-            )
+            rows = compiled.rows(cursor.fetchall()) if compiled.row is not None else []
+            ran = _ran((rows, cursor.rowcount, cursor.lastrowid))
         except self._error as error:
             self._failed(error, sql, arguments, None)
             raise  # not reached: the line above raises
@@ -339,7 +340,7 @@ class Driver:
                 for listener in watched.after_cursor_execute:
                     listener(connection, cursor, sql, arguments, None, many)
             rows = compiled.rows(cursor.fetchall()) if compiled.row is not None else []
-            ran = _ran((rows, cursor.rowcount))
+            ran = _ran((rows, cursor.rowcount, None if self._postgresql else cursor.lastrowid))
             if commit and not pipelined:
                 connection.commit()
             return ran
