@@ -30,6 +30,14 @@ def dumps(value: Any) -> str:
         return json.dumps(value)
 
 
+def dumps_utf8(value: Any) -> bytes:
+    """:func:`dumps` as UTF-8 bytes, as orjson writes them (no ``str`` made of them in between)."""
+    try:
+        return orjson.dumps(value, option=_PASS)
+    except TypeError:
+        return json.dumps(value).encode()
+
+
 def loads(text: str | bytes) -> Any:
     try:
         return orjson.loads(text)

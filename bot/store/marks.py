@@ -24,31 +24,46 @@ from __future__ import annotations
 import itertools
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 _SERIALS = itertools.count(1)
-_SERIAL = "croupier_mark_serial"  # keys in the DB-API connection's info (kept with it in the pool)
-_COMMITS = "croupier_mark_commits"
-_SCOPED = "croupier_mark_scoped"  # scope → the number of the connection's last commit in it
-_UNSCOPED = "croupier_mark_unscoped"  # the number of its last commit without a scope (or loss)
-_FLOOR = "croupier_mark_floor"  # the newest commit of a scope no longer remembered
+_LEDGER = "croupier_mark_ledger"  # the key of a DB-API connection's ledger in its info (kept in the pool)
 SCOPES_KEPT = 4096  # scopes whose last commit a connection remembers (older ones count as "just now")
 
 
-@dataclass(frozen=True)
-class Mark:
+class Mark(NamedTuple):  # (a named tuple: a writer takes one with every commit)
     connection: int  # a serial number of the DB-API connection (ids of objects are reused)
     data_version: int
     commits: int  # the connection's own commits, this one's included
     scope: Hashable = None  # what the unit of work that took it wrote in (None: anything)
 
 
+class _Ledger:
+    """A DB-API connection's own commits, as its marks are checked against them (one object in the
+    connection's info instead of a key per count: every writing unit of work reads and updates it)."""
+
+    __slots__ = ("commits", "floor", "scoped", "serial", "unscoped")
+
+    def __init__(self) -> None:
+        self.serial = next(_SERIALS)  # the connection's number (ids of objects are reused)
+        self.commits = 0  # its commits so far
+        self.unscoped = 0  # the number of its last commit without a scope (or loss)
+        self.scoped: OrderedDict[Hashable, int] = OrderedDict()  # scope → the number of its last commit
+        self.floor = 0  # the newest commit of a scope no longer remembered
+
+
+def _ledger(info: dict[Any, Any]) -> _Ledger:
+    ledger: _Ledger | None = info.get(_LEDGER)
+    if ledger is None:
+        ledger = info[_LEDGER] = _Ledger()
+    return ledger
+
+
 class Marker:
     """The marks of one unit of work's connection (see the module docstring)."""
 
     def __init__(self, info: dict[Any, Any], dbapi_connection: Any, writing_sqlite: bool) -> None:
-        self._info = info
+        self._ledger = _ledger(info)
         self._dbapi = dbapi_connection
         self._enabled = writing_sqlite
         self._observed: int | None = None  # data_version read in the current transaction
@@ -68,32 +83,30 @@ class Marker:
             self._observed = int(self._dbapi.execute("PRAGMA data_version").fetchone()[0])
         if mark is None or mark.scope != scope:
             return False
-        info = self._info
-        if mark.connection != self._serial() or mark.data_version != self._observed:
+        ledger = self._ledger
+        if mark.connection != ledger.serial or mark.data_version != self._observed:
             return False
         since = mark.commits
-        if info.get(_UNSCOPED, 0) > since:
+        if ledger.unscoped > since:
             return False
-        scoped: OrderedDict[Hashable, int] | None = info.get(_SCOPED)
-        last = scoped.get(scope) if scoped is not None and scope is not None else None
-        if last is None:
-            last = info.get(_FLOOR, 0) if scope is not None else info.get(_COMMITS, 0)
-        return bool(last <= since)
+        if scope is None:
+            return ledger.commits <= since
+        last = ledger.scoped.get(scope)
+        return (ledger.floor if last is None else last) <= since
 
     def committing(self) -> None:
         """Count a commit of the connection (every commit, mark or no mark), just before it is made."""
-        info = self._info
-        number = info[_COMMITS] = info.get(_COMMITS, 0) + 1
-        if self._scope is None:
-            info[_UNSCOPED] = number
+        ledger = self._ledger
+        number = ledger.commits = ledger.commits + 1
+        scope = self._scope
+        if scope is None:
+            ledger.unscoped = number
         else:
-            scoped = info.get(_SCOPED)
-            if scoped is None:
-                scoped = info[_SCOPED] = OrderedDict()
-            scoped[self._scope] = number
-            scoped.move_to_end(self._scope)
+            scoped = ledger.scoped
+            scoped[scope] = number
+            scoped.move_to_end(scope)
             if len(scoped) > SCOPES_KEPT:
-                info[_FLOOR] = scoped.popitem(last=False)[1]
+                ledger.floor = scoped.popitem(last=False)[1]
         self._left, self._observed = self._observed, None
 
     def mark(self) -> Mark | None:
@@ -101,17 +114,13 @@ class Marker:
         :meth:`unchanged_since` first (None otherwise, and always on PostgreSQL)."""
         if self._left is None:
             return None
-        return Mark(self._serial(), self._left, self._info.get(_COMMITS, 0), self._scope)
-
-    def _serial(self) -> int:
-        serial = self._info.get(_SERIAL)
-        if serial is None:
-            serial = self._info[_SERIAL] = next(_SERIALS)
-        return int(serial)
+        ledger = self._ledger
+        return Mark(ledger.serial, self._left, ledger.commits, self._scope)
 
 
 def forget(info: dict[Any, Any]) -> None:
     """Every mark of the connection whose ``info`` this is stops matching: commits it counted did not
     reach the disk (a group's COMMIT failed, or SQLite rolled its transaction back)."""
-    number = info[_COMMITS] = info.get(_COMMITS, 0) + 1
-    info[_UNSCOPED] = number
+    ledger = _ledger(info)
+    ledger.commits += 1
+    ledger.unscoped = ledger.commits

@@ -27,8 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager, suppress
-from functools import cached_property
-from typing import Any, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar, overload
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import URL
@@ -56,12 +55,36 @@ from bot.store.repositories import (
 )
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 # How long a unit of work may wait for its turn before the store counts as unavailable.
 ADMISSION_TIMEOUT_S = 30.0
 SQLITE_READERS = 4  # reader threads beside SQLite's one writer
 POSTGRES_WORKERS = 5  # threads (and pooled connections) for PostgreSQL
 RECYCLE_S = 1800.0  # a worker's connection is replaced after this long (idle timeouts, server limits)
+
+
+class _repository(Generic[R]):
+    """``functools.cached_property`` without its lock (Python 3.11's takes one at every first use, and
+    a unit of work is used by one thread): the repository is made on first use, then found in the
+    unit of work's ``__dict__``."""
+
+    def __init__(self, make: Callable[[UnitOfWork], R]) -> None:
+        self._make = make
+        self._name = make.__name__
+        self.__doc__ = make.__doc__
+
+    @overload
+    def __get__(self, uow: None, owner: type[UnitOfWork]) -> Self: ...
+
+    @overload
+    def __get__(self, uow: UnitOfWork, owner: type[UnitOfWork]) -> R: ...
+
+    def __get__(self, uow: UnitOfWork | None, owner: type[UnitOfWork]) -> R | Self:
+        if uow is None:
+            return self
+        made = uow.__dict__[self._name] = self._make(uow)
+        return made
 
 
 class UnitOfWork:
@@ -96,7 +119,8 @@ class UnitOfWork:
         )
         self.commits = 0  # how many times this unit of work committed
         self._before_commit: list[Callable[[], None]] = []
-        self._marker = Marker(connection.info, connection.connection.dbapi_connection, writing_sqlite)
+        pooled = connection.connection
+        self._marker = Marker(pooled.info, pooled.dbapi_connection, writing_sqlite)
 
     def unchanged_since(self, mark: Mark | None, scope: Hashable = None) -> bool:
         """Whether the database is exactly as a unit of work on this connection left it when it took
@@ -112,45 +136,45 @@ class UnitOfWork:
 
     # Repositories are made when first used: a command touches three or four of the ten.
 
-    @cached_property
+    @_repository
     def log(self) -> CommandLog:
         return CommandLog(self._tx)
 
-    @cached_property
+    @_repository
     def tournaments(self) -> Tournaments:
         return Tournaments(self._tx)
 
-    @cached_property
+    @_repository
     def games(self) -> Games:
         return Games(self._tx)
 
-    @cached_property
+    @_repository
     def settings(self) -> ChannelSettingsRepository:
         return ChannelSettingsRepository(self._tx, self._defaults)
 
-    @cached_property
+    @_repository
     def channels(self) -> Channels:
         return Channels(self._tx, self.games, self._defaults)
 
-    @cached_property
+    @_repository
     def corrections(self) -> Corrections:
         return Corrections(self._tx)
 
-    @cached_property
+    @_repository
     def web(self) -> WebPages:
         """Web visibility and the pages' reads (bot/service/pages.py)."""
         return WebPages(self._tx, self.games)
 
-    @cached_property
+    @_repository
     def bot_state(self) -> BotState:
         """Facts the bot keeps between starts (the slash commands' hash)."""
         return BotState(self._tx)
 
-    @cached_property
+    @_repository
     def delivery(self) -> Deliveries:
         return Deliveries(self._tx)
 
-    @cached_property
+    @_repository
     def forum(self) -> Forum:
         return Forum(self._tx)
 
@@ -175,13 +199,11 @@ class UnitOfWork:
     def _committing(self) -> None:
         """Just before a commit: the hooks' writes, and the connection's commit counted — before it
         happens, so a commit that fails or whose outcome is unknown can only make marks miss."""
-        self._run_hooks()
+        if self._before_commit:
+            hooks, self._before_commit = self._before_commit, []
+            for hook in hooks:
+                hook()
         self._marker.committing()
-
-    def _run_hooks(self) -> None:
-        hooks, self._before_commit = self._before_commit, []
-        for hook in hooks:
-            hook()
 
     def _count_commit(self) -> None:
         self.commits += 1

@@ -4,8 +4,9 @@ types.py) against SQLAlchemy's own way: the same driver parameters, the same rec
 from __future__ import annotations
 
 import re
+import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Any
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -63,7 +64,23 @@ def test_a_json_document_goes_to_the_driver_as_sqlalchemy_would_send_it(name: st
 
 def test_sqlite_takes_the_json_serializer_directly() -> None:
     compiled = Prepared(insert(log_t).values(events=bindparam("b_events"))).for_dialect(dialect("sqlite"))
-    assert [serialize for _, serialize in compiled.documents] == [json_text.dumps]
+    assert [serialize for _, serialize in compiled.documents] == [json_text.dumps_utf8]
+    assert "CAST(? AS TEXT)" in compiled.sql  # the statement makes text of the bytes
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=repr)
+def test_a_json_document_is_stored_on_sqlite_as_the_text_sqlalchemy_would_write(document: Any) -> None:
+    """Bytes cast to text in the statement: the same text, stored as text, as the ``str`` was."""
+    made = dialect("sqlite")
+    connection = sqlite3.connect(":memory:")
+    connection.execute("CREATE TABLE t (document JSON)")
+    compiled = Prepared(insert(log_t).values(events=bindparam("b_events"))).for_dialect(made)
+    sent = compiled.arguments({"b_events": document})[[slot[0] for slot in compiled.slots].index("b_events")]
+    as_str = JSON().dialect_impl(made).bind_processor(made)
+    assert as_str is not None
+    connection.execute("INSERT INTO t VALUES (CAST(? AS TEXT)), (?)", (sent, as_str(document)))
+    stored, expected = connection.execute("SELECT typeof(document), document FROM t").fetchall()
+    assert stored == expected
 
 
 def test_a_logged_entry_is_the_record_logentry_makes() -> None:
@@ -87,6 +104,13 @@ def _seat_records_as_before(
     records = tuple(before[seat] if seat in before else ParticipantRecord(game_id, *seat) for seat in seats)
     same = {r.player for r in stored} == {seat[0] for seat in seats}
     return records, [seat for seat in seats if seat not in before], same
+
+
+class _Seat(NamedTuple):
+    player: str
+    name: str
+    role: str
+    points: int
 
 
 STORED = (
@@ -119,7 +143,9 @@ STORED = (
 def test_the_seat_records_of_a_save_are_those_of_the_comprehensions(
     seats: list[tuple[str, str, int, str, int]], stored: tuple[ParticipantRecord, ...]
 ) -> None:
-    made = _seat_records(5, seats, stored)
+    made = _seat_records(
+        5, [_Seat(player, name, role, points) for player, name, _, role, points in seats], stored
+    )
     expected = _seat_records_as_before(5, seats, stored)
     assert made == expected
     assert all(a is b for a, b in zip(made[0], expected[0], strict=True) if a in stored)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cache
+from itertools import zip_longest
 from typing import Any
 
 from sqlalchemy import (
@@ -288,8 +289,8 @@ class Games:
             ):
                 raise Conflict(f"another game was just created in tournament {tournament_id}") from error
             raise
-        records = self._write_participants(row.id, seats, ())
-        created = _game(row, row.snapshot, records)
+        self._replace_participants(row.id, seats, had_rows=False)
+        created = _game(row, row.snapshot, [ParticipantRecord(row.id, *seat) for seat in seats])
         self._known[created.id] = created
         return created
 
@@ -326,11 +327,17 @@ class Games:
 
     def _save(self, save: GameSave) -> GameRecord:
         game_id = save.game_id
-        parameters, seats = _save_parameters(save)
+        parameters = _save_parameters(save)
         known = self._known.get(game_id)
+        stored = known.participants if known is not None else ()
+        records, changed, same_players = _seat_records(game_id, save.participants, stored)  # validated first
         if self._tx.run(_update_game(_changed_columns(known, save)), parameters).rowcount != 1:
             raise self._not_saved(save)
-        records = self._write_participants(game_id, seats, known.participants if known else None)
+        if known is not None and same_players:
+            self._update_participants(game_id, changed)
+        else:
+            had_rows = known is None or bool(known.participants)
+            self._replace_participants(game_id, [_row_of(record) for record in records], had_rows=had_rows)
         if known is None:  # saved without loading it first: read the rest of the row back
             reloaded = self.get(game_id)
             assert reloaded is not None  # the update above just matched it
@@ -357,13 +364,13 @@ class Games:
             if commit:
                 self._tx.commit()
             return written
-        parameters, seats = _save_parameters(save)
-        records, changed, _ = _seat_records(save.game_id, seats, known.participants)
+        parameters = _save_parameters(save)
+        records, changed, _ = _seat_records(save.game_id, save.participants, known.participants)
         row = log_row(entry)
         statement_parameters = {
             **parameters,
             "b_seats": [dict(zip(PARTICIPANT_FIELDS, seat, strict=True)) for seat in changed],
-            "b_players": [seat[0] for seat in seats],
+            "b_players": [record.player for record in records],
             **dict(zip(_LOG_PARAMETERS, row, strict=True)),
         }
         with log_conflicts(entry):
@@ -456,29 +463,23 @@ class Games:
         self._known[record.id] = record
         return record
 
-    def _write_participants(
-        self,
-        game_id: int,
-        seats: Sequence[_SeatRow],
-        stored: tuple[ParticipantRecord, ...] | None,
-    ) -> tuple[ParticipantRecord, ...]:
-        """Make the game's participant rows equal ``seats``; ``stored`` (if known) is what they are now."""
-        records, changed, same_players = _seat_records(game_id, seats, stored or ())
-        if stored is not None and same_players:
-            if len(changed) == 1:  # a move changes one seat, mostly: one statement, not a batch of one
-                self._tx.run(_UPDATE_PARTICIPANT, _seat_parameters(game_id, changed[0]))
-            elif changed:
-                self._tx.run_many(_UPDATE_PARTICIPANT, [_seat_parameters(game_id, seat) for seat in changed])
-        else:
-            if stored != ():
-                self._tx.run(_DELETE_PARTICIPANTS, {"b_game_id": game_id})
-            if seats:
-                self._tx.run_many(_INSERT_PARTICIPANTS, [_seat_parameters(game_id, seat) for seat in seats])
-        return records
+    def _update_participants(self, game_id: int, changed: Sequence[_SeatRow]) -> None:
+        """Write the rows of the seats a save changed, the same players being seated."""
+        if len(changed) == 1:  # a move changes one seat, mostly: one statement, not a batch of one
+            self._tx.run(_UPDATE_PARTICIPANT, _seat_parameters(game_id, changed[0]))
+        elif changed:
+            self._tx.run_many(_UPDATE_PARTICIPANT, [_seat_parameters(game_id, seat) for seat in changed])
+
+    def _replace_participants(self, game_id: int, seats: Sequence[_SeatRow], *, had_rows: bool) -> None:
+        """Make the game's participant rows ``seats`` (``had_rows``: it may have rows to delete first)."""
+        if had_rows:
+            self._tx.run(_DELETE_PARTICIPANTS, {"b_game_id": game_id})
+        if seats:
+            self._tx.run_many(_INSERT_PARTICIPANTS, [_seat_parameters(game_id, seat) for seat in seats])
 
 
-def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[_SeatRow]]:
-    """The game update's parameters and the participant rows, validated before anything is written."""
+def _save_parameters(save: GameSave) -> dict[str, Any]:
+    """The game update's parameters, validated before anything is written."""
     if save.status not in GAME_STATUSES:
         raise ValueError(f"status must be one of {', '.join(GAME_STATUSES)}, not {save.status!r}")
     if (save.status == "closed") != (save.closed_at is not None):
@@ -487,8 +488,7 @@ def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[_SeatRow]]:
         raise ValueError(f"dice_used cannot be negative ({save.dice_used})")
     check_instant("turn_deadline", save.turn_deadline)
     check_instant("closed_at", save.closed_at)
-    seats = _seat_rows(save.game_id, save.participants)
-    parameters = {
+    return {
         "b_id": save.game_id,
         "b_expected": save.expected_version,
         "b_version": save.expected_version + 1,
@@ -499,48 +499,57 @@ def _save_parameters(save: GameSave) -> tuple[dict[str, Any], list[_SeatRow]]:
         "b_status": save.status,
         "b_closed_at": save.closed_at,
     }
-    return parameters, seats
 
 
 # A participant row as written: its PARTICIPANT_FIELDS in that order (player, name, position, role, points).
 _SeatRow = tuple[str, str, int, str, int]
 
 
-def _seat_rows(game_id: int, seats: Iterable[SeatLike]) -> list[_SeatRow]:
-    rows: list[_SeatRow] = []
-    seen = set()
-    for position, s in enumerate(seats):  # (a plain loop: every move runs it)
-        rows.append((s.player, s.name, position, s.role, int(s.points)))
-        seen.add(s.player)
-    if len(seen) != len(rows):
-        players = [row[0] for row in rows]
-        raise ValueError(f"game {game_id}: a participant appears twice in {players}")
-    return rows
+def _seat_rows(game_id: int, seats: Sequence[SeatLike]) -> list[_SeatRow]:
+    """The participant rows of a new game's ``seats`` (refused if a player sits twice)."""
+    return [_row_of(record) for record in _seat_records(game_id, seats, ())[0]]
 
 
 def _seat_records(
-    game_id: int, seats: Sequence[_SeatRow], stored: Iterable[ParticipantRecord]
+    game_id: int, seats: Sequence[SeatLike], stored: Sequence[ParticipantRecord]
 ) -> tuple[tuple[ParticipantRecord, ...], list[_SeatRow], bool]:
-    """The records of ``seats``, those of them that differ from the ``stored`` records, and whether
-    the same players are seated. A seat a move left as it was keeps its stored record: a move changes
-    one or two seats of many. (Plain loops: every move runs this.)"""
-    before: dict[_SeatRow, ParticipantRecord] = {}
-    players = set()
-    for r in stored:
-        before[r.player, r.name, r.position, r.role, r.points] = r
-        players.add(r.player)
-    records = []
-    changed = []
-    same_players = len(players) == len(seats)  # seats and stored players are each without repeats
-    for seat in seats:
-        record = before.get(seat)
-        if record is None:
-            record = ParticipantRecord(game_id, *seat)
-            changed.append(seat)
-            if seat[0] not in players:
-                same_players = False
-        records.append(record)
-    return tuple(records), changed, same_players
+    """The records of ``seats`` (refused if a player sits twice), the rows of those that differ from
+    the ``stored`` records, and whether the same players are seated.
+
+    A move changes one or two seats of many, and a seat it left as it was keeps its stored record:
+    each seat is compared with the stored record at its place (stored records are in position order,
+    one per player, as this module writes and loads them). The players are only checked when one
+    sits where another did or the count changed. (Plain loops and attribute reads: every move runs
+    this.)"""
+    records: list[ParticipantRecord] = []
+    changed: list[_SeatRow] = []
+    moved = len(seats) != len(stored)
+    for record, seat in zip_longest(stored, seats):
+        if seat is None:  # players left
+            break
+        if (
+            record is not None
+            and record.points == seat.points
+            and record.role == seat.role
+            and record.player == seat.player
+            and record.name == seat.name
+        ):
+            records.append(record)
+            continue
+        row = (seat.player, seat.name, len(records), seat.role, int(seat.points))
+        records.append(ParticipantRecord(game_id, *row))
+        changed.append(row)
+        moved = moved or record is None or record.player != seat.player
+    if not moved:  # the same players in the same places
+        return tuple(records), changed, True
+    players = {record.player for record in records}
+    if len(players) != len(records):
+        raise ValueError(f"game {game_id}: a participant appears twice in {[r.player for r in records]}")
+    return tuple(records), changed, len(records) == len(stored) and players == {r.player for r in stored}
+
+
+def _row_of(record: ParticipantRecord) -> _SeatRow:
+    return (record.player, record.name, record.position, record.role, record.points)
 
 
 def _seat_parameters(game_id: int, seat: _SeatRow) -> dict[str, Any]:

@@ -39,6 +39,7 @@ _VALUES: dict[str, Any] = dict(zip(LOGGED, map(bindparam, _PARAMETERS), strict=T
 # Prepared once: every command runs them (see .prepared).
 _FIND_LOG = Prepared(select(log_t).where(log_t.c.message_id == bindparam("b_message_id")), name="LogRow")
 _INSERT_LOG = Prepared(insert(log_t).values(_VALUES).returning(log_t.c.id))
+_INSERT_LOG_ROW = Prepared(insert(log_t).values(_VALUES))  # SQLite's: the id is the row's rowid (Ran)
 # A message logged unless it was already: one statement instead of a look-up and an insert.
 _INSERT_LOG_ONCE = {
     dialect: Prepared(
@@ -103,13 +104,18 @@ class CommandLog:
     def append_entry(self, entry: NewLogEntry, *, commit: bool = False) -> LogEntry:
         """:meth:`append` for an entry already put together."""
         row = log_row(entry)
+        parameters = dict(zip(_PARAMETERS, row, strict=True))
         try:  # (``with log_conflicts(entry)``, without its frames on every command's path)
-            key = self._tx.run(_INSERT_LOG, dict(zip(_PARAMETERS, row, strict=True)), commit=commit).scalar()
+            if self._tx.dialect == "sqlite":
+                key = self._tx.run(_INSERT_LOG_ROW, parameters, commit=commit).lastrowid
+            else:
+                key = self._tx.run(_INSERT_LOG, parameters, commit=commit).scalar()
         except exc.IntegrityError as error:
             problem = conflict(error, entry)
             if problem is None:
                 raise
             raise problem from error
+        assert key is not None  # (an inserted row has its rowid)
         return logged_entry(key, row)
 
     def append_once(self, entry: NewLogEntry, *, commit: bool = False) -> LogEntry | None:

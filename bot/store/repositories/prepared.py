@@ -20,6 +20,7 @@ from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import partial
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -28,6 +29,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement, sqltypes
 
 from bot.store.db import DRIVER_BEGUN, commit_in_pipeline, take_pending_begin
+from bot.store.types import JSONText
 
 Processor = Callable[[Any], Any]
 _GIVEN = object()  # a parameter the caller gives (see Compiled.slots)
@@ -86,8 +88,8 @@ class Compiled:
     def rows(self, fetched: Iterable[Sequence[Any]]) -> list[Any]:
         row, results = self.row, self.results
         assert row is not None
-        if not results:
-            return [row._make(values) for values in fetched]
+        if not results:  # the driver's tuples as rows, made in C (``_make`` less its length check)
+            return list(map(partial(tuple.__new__, row), fetched))
         out = []
         for values in fetched:
             converted = list(values)
@@ -148,8 +150,11 @@ _DOCUMENTS = frozenset({dict, list})  # what SQLAlchemy's JSON type hands its se
 
 
 def _plain_json(impl: Any, dialect: Dialect) -> Processor | None:
-    """The serializer SQLAlchemy's JSON bind processor calls for a dict or a list and returns as it
-    is (no string conversion after it), when that is all the processor does for them; else None."""
+    """The serializer SQLAlchemy's JSON bind processor (or the store's :class:`JSONText`) calls for a
+    dict or a list and returns as it is (no string conversion after it), when that is all the
+    processor does for them; else None."""
+    if isinstance(impl, JSONText):
+        return impl.document_serializer(dialect)
     if not isinstance(impl, sqltypes.JSON):
         return None
     kind = type(impl)
@@ -165,11 +170,13 @@ def _plain_json(impl: Any, dialect: Dialect) -> Processor | None:
 
 
 class Ran(NamedTuple):
-    """What a prepared statement gave back: its rows (when it returns any) and the rows it touched.
-    (A named tuple: one is made for every statement of the command path.)"""
+    """What a prepared statement gave back: its rows (when it returns any), the rows it touched and,
+    on SQLite, the rowid of the row it inserted (an ``INSERT … RETURNING`` costs SQLite more than the
+    insert itself). (A named tuple: one is made for every statement of the command path.)"""
 
     rows: list[Any]
     rowcount: int
+    lastrowid: int | None = None
 
     def first(self) -> Any:
         return self.rows[0] if self.rows else None
@@ -183,6 +190,11 @@ class Ran(NamedTuple):
         return self.rows[0][0] if self.rows else None
 
 
+# ``Ran(rows, rowcount, lastrowid)`` without the named tuple's ``__new__``, a Python function.
+_ran: Callable[[tuple[list[Any], int, int | None]], Ran] = partial(tuple.__new__, Ran)
+_NO_PARAMETERS: Mapping[str, Any] = {}
+
+
 class Driver:
     """Prepared statements on a unit of work's connection, through its DB-API cursor.
 
@@ -194,16 +206,23 @@ class Driver:
     def __init__(self, connection: Connection, begin: str | None = None) -> None:
         self.connection = connection
         self.dialect = connection.dialect
-        self._postgresql = self.dialect.name == "postgresql"
+        self._dialect_name = self.dialect.name
+        self._postgresql = self._dialect_name == "postgresql"
         # ``begin``: SQLite's BEGIN, for a unit of work that nobody listens to (``db.unobserved``): it
         # runs its transaction on the driver alone, SQLAlchemy joining only if one of its own
         # statements (or an error) comes along — see :meth:`begin`.
         self._begin = begin
-        self._error: type[Exception] = self.dialect.loaded_dbapi.Error
         if begin is not None:
-            self._dbapi: Any = connection.connection.dbapi_connection
+            pooled = connection.connection
+            self._dbapi: Any = pooled.dbapi_connection
             self.begin()
-            connection.info[DRIVER_BEGUN] = True
+            pooled.info[DRIVER_BEGUN] = True
+
+    @property
+    def _error(self) -> type[Exception]:
+        """The driver's errors (looked up only when something was raised: ``except self._error``)."""
+        error: type[Exception] = self.dialect.loaded_dbapi.Error
+        return error
 
     # --- a transaction on the driver alone (``begin`` given) ---
 
@@ -252,19 +271,14 @@ class Driver:
         dbapi = self._dbapi
         if not dbapi.in_transaction:
             dbapi.execute(self._begin)
-        cursor = dbapi.cursor()
         sql = compiled.sql
-        try:
-            if many:
-                cursor.executemany(sql, arguments)
-            else:
-                cursor.execute(sql, arguments)
-            ran = Ran(compiled.rows(cursor.fetchall()) if compiled.row is not None else [], cursor.rowcount)
+        try:  # (the connection's execute: a cursor of its own, made and closed in C)
+            cursor = dbapi.executemany(sql, arguments) if many else dbapi.execute(sql, arguments)
+            rows = compiled.rows(cursor.fetchall()) if compiled.row is not None else []
+            ran = _ran((rows, cursor.rowcount, cursor.lastrowid))
         except self._error as error:
-            self._failed(error, sql, arguments, cursor)
+            self._failed(error, sql, arguments, None)
             raise  # not reached: the line above raises
-        finally:
-            cursor.close()
         if commit:
             self.commit()
         return ran
@@ -274,10 +288,11 @@ class Driver:
     ) -> Ran:
         """Execute the statement once; its rows, if it returns any. ``commit``: then commit the
         transaction (the statement must be its last; on failure nothing of it is kept)."""
-        compiled = prepared._compiled.get(self.dialect.name) or prepared.for_dialect(self.dialect)
+        compiled = prepared._compiled.get(self._dialect_name) or prepared.for_dialect(self.dialect)
+        arguments = compiled.arguments(parameters if parameters is not None else _NO_PARAMETERS)
         if self._begin is not None:
-            return self._execute_alone(compiled, compiled.arguments(parameters or {}), False, commit)
-        return self._execute(compiled, compiled.arguments(parameters or {}), many=False, commit=commit)
+            return self._execute_alone(compiled, arguments, False, commit)
+        return self._execute(compiled, arguments, many=False, commit=commit)
 
     def run_many(self, prepared: Prepared, parameters: Sequence[Mapping[str, Any]]) -> Ran:
         """Execute the statement once per set of parameters (the driver's ``executemany``)."""
@@ -325,7 +340,7 @@ class Driver:
                 for listener in watched.after_cursor_execute:
                     listener(connection, cursor, sql, arguments, None, many)
             rows = compiled.rows(cursor.fetchall()) if compiled.row is not None else []
-            ran = Ran(rows, cursor.rowcount)
+            ran = _ran((rows, cursor.rowcount, None if self._postgresql else cursor.lastrowid))
             if commit and not pipelined:
                 connection.commit()
             return ran
