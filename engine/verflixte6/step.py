@@ -39,6 +39,7 @@ class Step:
         self.events: list[ev.V6Event] = []
         self._dice = dice
         self._jokers = jokers  # every joker of the game, in registry order
+        self._row: tuple[Durchgang, str, Participant | None] | None = None  # see _subject_row
 
     # --- reading ---------------------------------------------------------------------------------
 
@@ -46,14 +47,27 @@ class Step:
         return self._dice.roll()
 
     def get(self, pid: str) -> Participant:
-        participant = find(self.state, pid)
+        participant = self._subject_row() if pid == self.subject else find(self.state, pid)
         if participant is None:  # pragma: no cover - callers resolve ids first
             raise KeyError(pid)
         return participant
 
+    def _subject_row(self) -> Participant | None:
+        """The subject's row of the state now. A step reads it a dozen times between two changes, so
+        the last answer is kept with the state and subject it was read from (a step replaces both)."""
+        row = self._row
+        if row is not None and row[0] is self.state and row[1] == self.subject:
+            return row[2]
+        participant = find(self.state, self.subject)
+        self._row = (self.state, self.subject, participant)
+        return participant
+
     @property
     def player(self) -> Participant:
-        return self.get(self.subject)
+        participant = self._subject_row()
+        if participant is None:  # pragma: no cover - a step's subject is a participant
+            raise KeyError(self.subject)
+        return participant
 
     @property
     def spiel(self) -> Spiel:
@@ -76,6 +90,8 @@ class Step:
 
     def put(self, participant: Participant) -> None:
         self.state = with_participant(self.state, participant)
+        if participant.id == self.subject:
+            self._row = (self.state, self.subject, participant)
 
     def update(self, pid: str, **changes: Any) -> None:
         self.put(evolve(self.get(pid), **changes))
@@ -103,7 +119,7 @@ class Step:
 
     def _follow_valve(self) -> None:
         """V6-J12: whenever the total falls below the valve level, the level follows it down."""
-        player = find(self.state, self.subject)
+        player = self._subject_row()
         if player is None or player.role != PLAYING or player.spiel is None:
             return
         level = player.spiel.valve
