@@ -51,7 +51,7 @@ def apply(
     if state.closed:
         raise IllegalCommand("closed")
     before = to_act(state)
-    playing = _someone_to_play(state)
+    playing = before is not None or _someone_to_play(state)  # someone to act is someone to play
     step = Step(state, actor, dice, registry.JOKERS)
     handler = _LIFECYCLE.get(type(command))
     if handler is not None:

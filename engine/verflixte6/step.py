@@ -84,6 +84,8 @@ class Step:
     def chosen(self) -> list[Hooks]:
         """The subject's chosen jokers in registry order: the order their hooks run in."""
         names = self.spiel.jokers
+        if not names:  # most Spiele: no need to look through every joker of the game
+            return []
         return [spec for spec in self._jokers if spec.name in names]
 
     # --- writing ---------------------------------------------------------------------------------
