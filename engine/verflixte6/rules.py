@@ -77,8 +77,9 @@ def _someone_to_play(state: Durchgang) -> bool:
 
 def _ask(step: Step) -> None:
     """A Spiel that goes on with nothing pending: tell its owner the words valid now."""
-    if step.running and step.spiel.pending is None:
-        step.events.append(ev.MoveAsked(player=step.subject, valid=running_words(step.spiel)))
+    spiel = step.spiel
+    if step.running and spiel.pending is None:
+        step.events.append(ev.MoveAsked(player=step.subject, valid=running_words(spiel)))
 
 
 def _spiel(step: Step, command: Command) -> None:

@@ -71,7 +71,10 @@ class Step:
 
     @property
     def spiel(self) -> Spiel:
-        return self.player.spiel or Spiel()
+        participant = self._subject_row()  # not through .player: a step reads its Spiel most
+        if participant is None:  # pragma: no cover - a step's subject is a participant
+            raise KeyError(self.subject)
+        return participant.spiel or Spiel()
 
     @property
     def points(self) -> int:
@@ -83,7 +86,9 @@ class Step:
 
     def chosen(self) -> list[Hooks]:
         """The subject's chosen jokers in registry order: the order their hooks run in."""
-        names = self.spiel.jokers
+        return self._in_order(self.spiel.jokers)
+
+    def _in_order(self, names: Sequence[str]) -> list[Hooks]:
         if not names:  # most Spiele: no need to look through every joker of the game
             return []
         return [spec for spec in self._jokers if spec.name in names]
@@ -141,7 +146,8 @@ class Step:
 
     def finish(self) -> None:
         """A step after the Freiwurf is over: if the Spiel goes on, the chosen jokers' hooks run (V6-N3)."""
-        if self.running and self.spiel.pending is None:
-            for spec in self.chosen():
+        spiel = self.spiel
+        if self.running and spiel.pending is None:
+            for spec in self._in_order(spiel.jokers):
                 if spec.on_finish is not None:
                     spec.on_finish(self)
