@@ -25,7 +25,6 @@ from engine.verflixte6.state import (
     MAX_JOKERS,
     PLAYING,
     Durchgang,
-    Participant,
     Spiel,
     find,
 )
@@ -83,7 +82,7 @@ def _ask(step: Step) -> None:
 
 
 def _spiel(step: Step, command: Command) -> None:
-    participant = _require_turn(step)
+    participant = require_turn(step.state, step.subject)
     if participant.role == JUNGFRAU:
         _before_freiwurf(step, command)
         return
@@ -103,10 +102,6 @@ def _spiel(step: Step, command: Command) -> None:
         raise IllegalCommand("jokers_locked", jokers=list(step.spiel.jokers))
     else:
         raise IllegalCommand("no_decision_pending", valid=list(running_words(step.spiel)))
-
-
-def _require_turn(step: Step) -> Participant:
-    return require_turn(step.state, step.subject)
 
 
 def _before_freiwurf(step: Step, command: Command) -> None:

@@ -111,9 +111,9 @@ class Step:
 
     def add(self, delta: int, pid: str | None = None) -> int:
         """Change a participant's pips; answers the new balance."""
-        who = self.subject if pid is None else pid
-        total = self.get(who).points + delta
-        self.update(who, points=total)
+        participant = self.get(self.subject if pid is None else pid)
+        total = participant.points + delta
+        self.put(evolve(participant, points=total))
         return total
 
     def end_spiel(self, role: str) -> None:
