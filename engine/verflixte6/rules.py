@@ -60,14 +60,21 @@ def apply(
         _ask(step)
     else:
         raise InvalidCommand("unknown_command", command=type(command).__name__)
-    _announce_next(step, before)
-    if playing and not _someone_to_play(step.state) and step.state.participants and not step.state.closed:
+    after = to_act(step.state)
+    _announce_next(step, before, after)
+    if (
+        playing
+        and after is None  # else someone is to play
+        and not _someone_to_play(step.state)
+        and step.state.participants
+        and not step.state.closed
+    ):
         step.events.append(ev.AllPlayed())
     return step.state, tuple(step.events)
 
 
 def _someone_to_play(state: Durchgang) -> bool:
-    # A plain loop: asked twice per move, and any() over a generator resumes a frame per participant.
+    # A plain loop: asked around a move, and any() over a generator resumes a frame per participant.
     for participant in state.participants:
         if participant.role == JUNGFRAU or participant.role == PLAYING:
             return True
@@ -156,12 +163,9 @@ def _play_joker(step: Step, wanted: str) -> None:
     spec.play(step)
 
 
-def _announce_next(step: Step, before: str | None) -> None:
+def _announce_next(step: Step, before: str | None, after: str | None) -> None:
     """In one-at-a-time play, name the Jungfrau who is up whenever that changes."""
-    if step.state.options.parallel:
-        return
-    after = to_act(step.state)
-    if after is None or after == before:
+    if step.state.options.parallel or after is None or after == before:
         return
     participant = find(step.state, after)
     if participant is not None and participant.role == JUNGFRAU:

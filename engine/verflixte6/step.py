@@ -104,7 +104,8 @@ class Step:
         self.put(evolve(self.get(pid), **changes))
 
     def update_spiel(self, **changes: Any) -> None:
-        self.update(self.subject, spiel=evolve(self.spiel, **changes))
+        player = self.player
+        self.put(evolve(player, spiel=evolve(player.spiel or Spiel(), **changes)))
 
     def set_pending(self, pending: Pending | None) -> None:
         self.update_spiel(pending=pending)
