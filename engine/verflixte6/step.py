@@ -71,7 +71,7 @@ class Step:
 
     @property
     def spiel(self) -> Spiel:
-        participant = self._subject_row()  # not through .player: a step reads its Spiel most
+        participant = self._subject_row()  # not through .player: the Spiel is what a step reads most
         if participant is None:  # pragma: no cover - a step's subject is a participant
             raise KeyError(self.subject)
         return participant.spiel or Spiel()
@@ -96,6 +96,7 @@ class Step:
     # --- writing ---------------------------------------------------------------------------------
 
     def put(self, participant: Participant) -> None:
+        """Replace the row of ``participant.id``: a copy of a row of the state (``get``, ``player``)."""
         self.state = with_participant(self.state, participant)
         if participant.id == self.subject:
             self._row = (self.state, self.subject, participant)
