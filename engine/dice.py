@@ -9,11 +9,14 @@
 from __future__ import annotations
 
 import hashlib
-import hmac
 from collections.abc import Iterable
-from typing import Protocol
+from functools import lru_cache
+from typing import TYPE_CHECKING, Protocol
 
 from engine.errors import DiceExhausted
+
+if TYPE_CHECKING:
+    from hashlib import _Hash  # typeshed's name for a hash object
 
 SIDES = 6
 # The largest multiple of 6 not above 256: bytes 252..255 are rejected so every face has 42 byte values.
@@ -65,12 +68,36 @@ def derive_die(seed: bytes, game: str | int, index: int) -> int:
     attempt = 0
     while True:
         message = f"{game}:{index}" if attempt == 0 else f"{game}:{index}:{attempt}"
-        # hmac.digest is the one-shot C path of hmac.new(...).digest(): the same bytes, no HMAC object.
-        digest = hmac.digest(seed, message.encode("ascii"), "sha256")
-        for byte in digest:
+        for byte in _hmac_sha256(seed, message.encode("ascii")):
             if byte < _ACCEPT_BELOW:
                 return byte % SIDES + 1
         attempt += 1
+
+
+_BLOCK = 64  # SHA-256's block size, the length of an HMAC key block
+_INNER = bytes(byte ^ 0x36 for byte in range(256))  # RFC 2104's ipad, as a byte translation
+_OUTER = bytes(byte ^ 0x5C for byte in range(256))  # and its opad
+
+
+@lru_cache(maxsize=256)
+def _keyed(seed: bytes) -> tuple[_Hash, _Hash]:
+    """HMAC-SHA256's inner and outer hashes with the seed's key block already hashed (RFC 2104).
+
+    A game rolls all its dice with one seed, and hashing the two key blocks was half the work of a
+    die (one-shot ``hmac.digest`` does it for every message); copies of these hashes do the rest."""
+    key = hashlib.sha256(seed).digest() if len(seed) > _BLOCK else seed
+    key = key.ljust(_BLOCK, b"\0")
+    return hashlib.sha256(key.translate(_INNER)), hashlib.sha256(key.translate(_OUTER))
+
+
+def _hmac_sha256(seed: bytes, message: bytes) -> bytes:
+    """``hmac.digest(seed, message, "sha256")``, from the hashes :func:`_keyed` keeps per seed."""
+    inner_keyed, outer_keyed = _keyed(seed)
+    inner = inner_keyed.copy()
+    inner.update(message)
+    outer = outer_keyed.copy()
+    outer.update(inner.digest())
+    return outer.digest()
 
 
 class VerifiableDice:

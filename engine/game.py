@@ -49,13 +49,20 @@ class Event:
     def facts(self) -> dict[str, Any]:
         # Shallow on purpose: facts are flat values and tuples; a deep copy per event was a measurable
         # share of every command (bench/command_path.py --profile).
+        return self._add_facts({})
+
+    def to_json(self) -> dict[str, Any]:
+        return self._add_facts({"kind": self.kind()})
+
+    def _add_facts(self, into: dict[str, Any]) -> dict[str, Any]:
+        """``into`` with the facts added: one dict per event (a comprehension, then a copy behind the
+        kind, made two for every event of a move's log row)."""
         names = _FACT_NAMES.get(type(self))
         if names is None:  # a class's fields never change once it is made
             names = _FACT_NAMES[type(self)] = tuple(field.name for field in dataclasses.fields(self))
-        return {name: getattr(self, name) for name in names}
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind(), **self.facts()}
+        for name in names:
+            into[name] = getattr(self, name)
+        return into
 
 
 @dataclasses.dataclass(frozen=True)

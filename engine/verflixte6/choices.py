@@ -6,6 +6,8 @@ game accepts at this moment; the tests hold it to that.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.errors import CroupierError
 from engine.game import Choice
 from engine.verflixte6 import players, words
@@ -90,7 +92,11 @@ CONTINUE, STOP = "weiter", "stopp"
 
 def playable(spiel: Spiel) -> list[str]:
     """The jokers still in hand that are announced (autojokers act by themselves)."""
-    return [name for name in spiel.jokers if registry.spec(name).announced and name not in spiel.used]
+    return _playable(spiel.jokers, spiel.used)
+
+
+def _playable(jokers: tuple[str, ...], used: tuple[str, ...]) -> list[str]:
+    return [name for name in jokers if registry.spec(name).announced and name not in used]
 
 
 def joker_words(name: str) -> str:
@@ -99,7 +105,13 @@ def joker_words(name: str) -> str:
 
 def running_words(spiel: Spiel) -> tuple[str, ...]:
     """What the owner of a running Spiel with nothing pending may type: the words of the buttons."""
-    return (CONTINUE, *(joker_words(name) for name in playable(spiel)), STOP)
+    return _running_words(spiel.jokers, spiel.used)
+
+
+# Asked after every move of a running Spiel, and the jokers in hand change a few times per Spiel.
+@lru_cache(maxsize=1024)
+def _running_words(jokers: tuple[str, ...], used: tuple[str, ...]) -> tuple[str, ...]:
+    return (CONTINUE, *(joker_words(name) for name in _playable(jokers, used)), STOP)
 
 
 def _name(state: Durchgang, pid: str) -> str:

@@ -5,11 +5,10 @@ Moderator rights are the service's business (``Command.moderator_only``); here o
 
 from __future__ import annotations
 
-import dataclasses
-
 from engine.dice import RecordingDice, randbelow
 from engine.errors import IllegalCommand, NotYourTurn
 from engine.game import Join, Leave, Remove, Skip, Start, Timeout
+from engine.records import evolve
 from engine.verflixte6 import decisions, players, throws
 from engine.verflixte6 import events as ev
 from engine.verflixte6.state import (
@@ -34,7 +33,7 @@ def join(step: Step, command: Join) -> None:
     returning = next((p for p in step.state.departed if p.id == step.subject), None)
     points = returning.points if returning is not None else 0
     name = command.name.strip() or step.subject
-    step.state = dataclasses.replace(
+    step.state = evolve(
         step.state,
         participants=(*step.state.participants, Participant(id=step.subject, name=name, points=points)),
         departed=tuple(p for p in step.state.departed if p.id != step.subject),
@@ -78,8 +77,8 @@ def start(step: Step, command: Start) -> None:
             order[i], order[j] = order[j], order[i]
         faces = tuple(dice.faces)
         by_id = {p.id: p for p in state.participants}
-        state = dataclasses.replace(state, participants=tuple(by_id[pid] for pid in order))
-    step.state = dataclasses.replace(state, started=True)
+        state = evolve(state, participants=tuple(by_id[pid] for pid in order))
+    step.state = evolve(state, started=True)
     step.emit(ev.Started(order=state.options.order, players=tuple(order), faces=faces))
 
 
@@ -117,7 +116,7 @@ def close(step: Step) -> None:
         elif participant.role == JUNGFRAU:
             step.update(participant.id, role=DID_NOT_PLAY, points=0)
             step.emit(ev.DidNotPlay(player=participant.id, delta=-participant.points, total=0))
-    step.state = dataclasses.replace(step.state, closed=True)
+    step.state = evolve(step.state, closed=True)
     if ids_with_role(step.state, PRINZESSIN, ZOMBIE):
         step.emit(ev.Closed(players=tuple(p.id for p in step.state.participants)))
     else:
@@ -134,19 +133,19 @@ def _waiting_jungfrau(step: Step, target: str) -> Participant:
 
 
 def _depart(step: Step, participant: Participant) -> None:
-    step.state = dataclasses.replace(
+    step.state = evolve(
         step.state,
         participants=tuple(p for p in step.state.participants if p.id != participant.id),
         departed=(
             *(p for p in step.state.departed if p.id != participant.id),
-            dataclasses.replace(participant, spiel=None),
+            evolve(participant, spiel=None),
         ),
     )
 
 
 def _to_end(step: Step, pid: str) -> None:
     moved = step.get(pid)
-    step.state = dataclasses.replace(
+    step.state = evolve(
         step.state, participants=(*(p for p in step.state.participants if p.id != pid), moved)
     )
     step.emit(ev.Skipped(player=pid))

@@ -6,11 +6,11 @@ participant whose Spiel is running. Where nobody qualifies the robbery lapses wi
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.errors import IllegalCommand
+from engine.records import evolve
 from engine.verflixte6 import events as ev
 from engine.verflixte6 import players
 from engine.verflixte6.answers import VALID, VICTIM
@@ -124,6 +124,6 @@ def keuler(step: Step, victim: str, before: int) -> None:
         return
     if victim in step.state.keuler_victims:
         return
-    step.state = dataclasses.replace(step.state, keuler_victims=(*step.state.keuler_victims, victim))
+    step.state = evolve(step.state, keuler_victims=(*step.state.keuler_victims, victim))
     total = step.add(KEULER_BONUS)
     step.emit(ev.KeulerBonus(player=step.subject, delta=KEULER_BONUS, total=total, victim=victim))

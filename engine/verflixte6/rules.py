@@ -25,7 +25,6 @@ from engine.verflixte6.state import (
     MAX_JOKERS,
     PLAYING,
     Durchgang,
-    Participant,
     Spiel,
     find,
 )
@@ -51,7 +50,7 @@ def apply(
     if state.closed:
         raise IllegalCommand("closed")
     before = to_act(state)
-    playing = _someone_to_play(state)
+    playing = before is not None or _someone_to_play(state)  # someone to act is someone to play
     step = Step(state, actor, dice, registry.JOKERS)
     handler = _LIFECYCLE.get(type(command))
     if handler is not None:
@@ -61,14 +60,21 @@ def apply(
         _ask(step)
     else:
         raise InvalidCommand("unknown_command", command=type(command).__name__)
-    _announce_next(step, before)
-    if playing and not _someone_to_play(step.state) and step.state.participants and not step.state.closed:
+    after = to_act(step.state)
+    _announce_next(step, before, after)
+    if (
+        playing
+        and after is None  # else someone is to play
+        and not _someone_to_play(step.state)
+        and step.state.participants
+        and not step.state.closed
+    ):
         step.events.append(ev.AllPlayed())
     return step.state, tuple(step.events)
 
 
 def _someone_to_play(state: Durchgang) -> bool:
-    # A plain loop: asked twice per move, and any() over a generator resumes a frame per participant.
+    # A plain loop: asked around a move, and any() over a generator resumes a frame per participant.
     for participant in state.participants:
         if participant.role == JUNGFRAU or participant.role == PLAYING:
             return True
@@ -77,12 +83,13 @@ def _someone_to_play(state: Durchgang) -> bool:
 
 def _ask(step: Step) -> None:
     """A Spiel that goes on with nothing pending: tell its owner the words valid now."""
-    if step.running and step.spiel.pending is None:
-        step.events.append(ev.MoveAsked(player=step.subject, valid=running_words(step.spiel)))
+    spiel = step.spiel
+    if step.running and spiel.pending is None:
+        step.events.append(ev.MoveAsked(player=step.subject, valid=running_words(spiel)))
 
 
 def _spiel(step: Step, command: Command) -> None:
-    participant = _require_turn(step)
+    participant = require_turn(step.state, step.subject)
     if participant.role == JUNGFRAU:
         _before_freiwurf(step, command)
         return
@@ -102,10 +109,6 @@ def _spiel(step: Step, command: Command) -> None:
         raise IllegalCommand("jokers_locked", jokers=list(step.spiel.jokers))
     else:
         raise IllegalCommand("no_decision_pending", valid=list(running_words(step.spiel)))
-
-
-def _require_turn(step: Step) -> Participant:
-    return require_turn(step.state, step.subject)
 
 
 def _before_freiwurf(step: Step, command: Command) -> None:
@@ -160,12 +163,9 @@ def _play_joker(step: Step, wanted: str) -> None:
     spec.play(step)
 
 
-def _announce_next(step: Step, before: str | None) -> None:
+def _announce_next(step: Step, before: str | None, after: str | None) -> None:
     """In one-at-a-time play, name the Jungfrau who is up whenever that changes."""
-    if step.state.options.parallel:
-        return
-    after = to_act(step.state)
-    if after is None or after == before:
+    if step.state.options.parallel or after is None or after == before:
         return
     participant = find(step.state, after)
     if participant is not None and participant.role == JUNGFRAU:

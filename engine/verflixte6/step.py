@@ -39,6 +39,7 @@ class Step:
         self.events: list[ev.V6Event] = []
         self._dice = dice
         self._jokers = jokers  # every joker of the game, in registry order
+        self._row: tuple[Durchgang, str, Participant | None] | None = None  # see _subject_row
 
     # --- reading ---------------------------------------------------------------------------------
 
@@ -46,18 +47,34 @@ class Step:
         return self._dice.roll()
 
     def get(self, pid: str) -> Participant:
-        participant = find(self.state, pid)
+        participant = self._subject_row() if pid == self.subject else find(self.state, pid)
         if participant is None:  # pragma: no cover - callers resolve ids first
             raise KeyError(pid)
         return participant
 
+    def _subject_row(self) -> Participant | None:
+        """The subject's row of the state now. A step reads it a dozen times between two changes, so
+        the last answer is kept with the state and subject it was read from (a step replaces both)."""
+        row = self._row
+        if row is not None and row[0] is self.state and row[1] == self.subject:
+            return row[2]
+        participant = find(self.state, self.subject)
+        self._row = (self.state, self.subject, participant)
+        return participant
+
     @property
     def player(self) -> Participant:
-        return self.get(self.subject)
+        participant = self._subject_row()
+        if participant is None:  # pragma: no cover - a step's subject is a participant
+            raise KeyError(self.subject)
+        return participant
 
     @property
     def spiel(self) -> Spiel:
-        return self.player.spiel or Spiel()
+        participant = self._subject_row()  # not through .player: the Spiel is what a step reads most
+        if participant is None:  # pragma: no cover - a step's subject is a participant
+            raise KeyError(self.subject)
+        return participant.spiel or Spiel()
 
     @property
     def points(self) -> int:
@@ -69,28 +86,36 @@ class Step:
 
     def chosen(self) -> list[Hooks]:
         """The subject's chosen jokers in registry order: the order their hooks run in."""
-        names = self.spiel.jokers
+        return self._in_order(self.spiel.jokers)
+
+    def _in_order(self, names: Sequence[str]) -> list[Hooks]:
+        if not names:  # most Spiele: no need to look through every joker of the game
+            return []
         return [spec for spec in self._jokers if spec.name in names]
 
     # --- writing ---------------------------------------------------------------------------------
 
     def put(self, participant: Participant) -> None:
+        """Replace the row of ``participant.id``: a copy of a row of the state (``get``, ``player``)."""
         self.state = with_participant(self.state, participant)
+        if participant.id == self.subject:
+            self._row = (self.state, self.subject, participant)
 
     def update(self, pid: str, **changes: Any) -> None:
         self.put(evolve(self.get(pid), **changes))
 
     def update_spiel(self, **changes: Any) -> None:
-        self.update(self.subject, spiel=evolve(self.spiel, **changes))
+        player = self.player
+        self.put(evolve(player, spiel=evolve(player.spiel or Spiel(), **changes)))
 
     def set_pending(self, pending: Pending | None) -> None:
         self.update_spiel(pending=pending)
 
     def add(self, delta: int, pid: str | None = None) -> int:
         """Change a participant's pips; answers the new balance."""
-        who = self.subject if pid is None else pid
-        total = self.get(who).points + delta
-        self.update(who, points=total)
+        participant = self.get(self.subject if pid is None else pid)
+        total = participant.points + delta
+        self.put(evolve(participant, points=total))
         return total
 
     def end_spiel(self, role: str) -> None:
@@ -103,7 +128,7 @@ class Step:
 
     def _follow_valve(self) -> None:
         """V6-J12: whenever the total falls below the valve level, the level follows it down."""
-        player = find(self.state, self.subject)
+        player = self._subject_row()
         if player is None or player.role != PLAYING or player.spiel is None:
             return
         level = player.spiel.valve
@@ -123,7 +148,8 @@ class Step:
 
     def finish(self) -> None:
         """A step after the Freiwurf is over: if the Spiel goes on, the chosen jokers' hooks run (V6-N3)."""
-        if self.running and self.spiel.pending is None:
-            for spec in self.chosen():
+        spiel = self.spiel
+        if self.running and spiel.pending is None:
+            for spec in self._in_order(spiel.jokers):
                 if spec.on_finish is not None:
                     spec.on_finish(self)

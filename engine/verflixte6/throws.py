@@ -14,8 +14,8 @@ from engine.verflixte6.step import Step
 def freiwurf(step: Step) -> None:
     """The first die counts at face value: a 1 robs nothing, a 6 does not bust, no autojoker pays."""
     face = step.roll()
-    step.update(step.subject, role=PLAYING, spiel=step.player.spiel or Spiel())
-    total = step.add(face)
+    total = step.points + face
+    step.update(step.subject, role=PLAYING, points=total, spiel=step.player.spiel or Spiel())
     step.emit(ev.Freiwurf(player=step.subject, delta=face, total=total, face=face))
 
 

@@ -40,13 +40,17 @@ def to_act(state: Durchgang) -> str | None:
 
 def can_act(state: Durchgang, pid: str) -> bool:
     participant = find(state, pid)
-    if state.closed or participant is None:
+    return participant is not None and _may_act(state, participant)
+
+
+def _may_act(state: Durchgang, participant: Participant) -> bool:
+    if state.closed:
         return False
     if participant.role == PLAYING:
         return True
     if participant.role != JUNGFRAU or waiting_for_start(state):
         return False
-    return state.options.parallel or to_act(state) == pid
+    return state.options.parallel or to_act(state) == participant.id
 
 
 def acting(state: Durchgang) -> frozenset[str]:
@@ -73,6 +77,6 @@ def require_turn(state: Durchgang, pid: str) -> Participant:
         raise IllegalCommand("spiel_over", player=participant.id, role=participant.role)
     if waiting_for_start(state):
         raise IllegalCommand("not_started")
-    if not can_act(state, participant.id):
+    if not _may_act(state, participant):
         raise NotYourTurn("not_your_turn", player=to_act(state))
     return participant

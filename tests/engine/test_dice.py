@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from engine.dice import VerifiableDice, derive_die
+from engine.dice import VerifiableDice, _hmac_sha256, derive_die
 
 
 def _recipe(seed: bytes, game: str | int, index: int) -> int:
@@ -24,6 +24,14 @@ def test_derive_die_matches_the_published_recipe() -> None:
         for game in ("g-1", 7, "thread:123"):
             for index in range(300):
                 assert derive_die(seed, game, index) == _recipe(seed, game, index)
+
+
+def test_keyed_hmac_is_hmac_sha256() -> None:
+    """The key blocks hashed once per seed give HMAC's bytes, for keys up to, at and past a block."""
+    for length in (0, 1, 32, 63, 64, 65, 200):
+        seed = bytes(range(length))
+        for message in (b"", b"g:0", b"x" * 130):
+            assert _hmac_sha256(seed, message) == hmac.digest(seed, message, "sha256")
 
 
 def test_verifiable_dice_roll_in_order() -> None:

@@ -3,9 +3,9 @@ Jungfrau or Prinzessin — each participant can be hit by a Beefmaker once per D
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING
 
+from engine.records import evolve
 from engine.verflixte6 import events as ev
 from engine.verflixte6 import robbery
 from engine.verflixte6.jokers.spec import ONCE, JokerSpec
@@ -38,7 +38,7 @@ def answer(step: Step, pending: Pending, command: Command) -> None:
         return
     before = step.get(victim).points
     victim_total = step.add(-pending.amount, victim)
-    step.state = dataclasses.replace(step.state, beefmaker_victims=(*step.state.beefmaker_victims, victim))
+    step.state = evolve(step.state, beefmaker_victims=(*step.state.beefmaker_victims, victim))
     step.emit(
         ev.BeefmakerHit(player=step.subject, victim=victim, amount=pending.amount, victim_total=victim_total)
     )

@@ -7,6 +7,7 @@ and a line in :data:`JOKERS`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine.commands import closest, fold
 from engine.errors import InvalidCommand
@@ -68,6 +69,9 @@ def spec(name: str) -> JokerSpec:
     return BY_NAME[name]
 
 
+# A move that plays or chooses a joker resolves the name the parser already resolved, and players
+# type the same few names: the answer depends on the text alone (the tables above are constants).
+@lru_cache(maxsize=1024)
 def resolve(text: str) -> str | None:
     """The canonical name for a lenient spelling, or None. A "Joker" word around the name is ignored."""
     key = _key(text)
